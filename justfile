@@ -1,0 +1,53 @@
+# hail's developer recipes. `just check` is the gate; `just land` publishes a change that passed it.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+venv := justfile_directory() / ".venv/bin"
+export PATH := venv + ":" + env_var("PATH")
+
+# the gate: format, lint, types, tests, tmux scenarios, Nix checks, benchmark
+check: lint types test scenarios nix-check bench
+
+# unit, CLI and stress tests (no tmux needed)
+test:
+    python -m pytest -q tests/unit tests/cli
+
+# the tmux scenario suite, each test on its own scratch server
+scenarios:
+    python -m pytest -q tests/scenarios
+
+# end-to-end tests against the real Claude Code and Codex TUIs (downloads them from npm once)
+real-clients:
+    HAIL_REAL_CLIENTS=1 python -m pytest -q tests/real_clients
+
+# a real end-to-end run on a scratch tmux server; touches nothing of yours
+demo:
+    hail demo
+
+# hook-path timings as ratios to a bare interpreter start; fails past BENCH_FACTOR
+bench *args:
+    python scripts/bench.py --check {{args}}
+
+fmt:
+    ruff format .
+    ruff check --fix .
+
+lint:
+    ruff format --check .
+    ruff check .
+
+types:
+    mypy
+
+# Nix: parse every .nix file, check the lock, evaluate the home-manager module (skipped without nix)
+nix-check:
+    scripts/nix-check
+
+# build the Nix package and run it
+build:
+    nix build
+    ./result/bin/hail --version
+
+# run the gate on the change, then fast-forward main to it and push (--dry-run stops before publishing)
+land *args:
+    scripts/land {{args}}

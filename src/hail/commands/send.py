@@ -1,0 +1,349 @@
+"""The send pipeline [SPEC §5.1.4]: validate → compose → identify → route → check state → post →
+record → wake → report.
+
+The message is durable in the recipient's inbox before anything is typed: a send that cannot be typed
+still delivers, exits 5 and says not to resend.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from hail import envelope, ids, policy
+from hail.context import Ctx
+from hail.errors import NOT_WOKEN, OverCapError, StateError, UsageError
+from hail.output import emit, note, warn
+from hail.seat import parse_target
+from hail.store import fs, records
+from hail.store.message import render
+
+if TYPE_CHECKING:
+    from hail.route import Route, Sender
+    from hail.transport.panes import Panes
+    from hail.transport.tmux import Tmux
+
+_SPAN_RE = re.compile(r"^([1-9][0-9]*)([mhd])$")
+_SPAN_UNIT = {"m": 60, "h": 3600, "d": 86400}
+
+OLD_KIND_HINTS = {
+    "ruling": ". A verdict leads the headline of a reply: hail {t} fyi --re <id> 'GO: land it', or an ask when you need an answer",
+    "done": ". Report the outcome: hail {t} fyi --re <id> '<what was done>'",
+    "stop": ". To stop someone now, send an announce ('STOP: …'); for a standing pause, a hold",
+    "block": ". Send a hold (--for up to 7d)",
+}
+OLD_KIND_HINTS["go"] = OLD_KIND_HINTS["nogo"] = OLD_KIND_HINTS["ruling"]
+
+
+@dataclass(frozen=True)
+class SendArgs:
+    target: str
+    kind: str | None
+    headline: str | None
+    re: str | None = None
+    scope: str | None = None
+    span: str | None = None
+    no_submit: bool = False
+    force: bool = False
+    no_wake: bool = False
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A composed message: the sanitized (possibly folded) headline and the body, if any."""
+
+    headline: str
+    body: str | None
+
+
+# --- 1. validate -------------------------------------------------------------------------------
+
+
+def validate_kind(target: str, kind: str | None) -> str:
+    kinds = " ".join(policy.KINDS)
+    if kind is None:
+        raise UsageError(
+            f"kind is missing: hail {target} <kind> '<headline>' ({kinds}). "
+            "If you meant a command, 'hail help' lists them"
+        )
+    if kind not in policy.KINDS:
+        hint = OLD_KIND_HINTS.get(kind, "").format(t=target)
+        raise UsageError(
+            f"'{kind}' is not a kind ({kinds}). Usage: hail {target} <kind> '<headline>'; "
+            f"if '{target}' is a command, 'hail help' lists them{hint}"
+        )
+    return kind
+
+
+def parse_span(span: str) -> int:
+    m = _SPAN_RE.match(span)
+    if not m:
+        raise UsageError(f"--for {span}: a span such as 30m, 8h or 3d")
+    seconds = int(m.group(1)) * _SPAN_UNIT[m.group(2)]
+    if seconds > policy.HOLD_MAX_SECONDS:
+        raise UsageError(
+            f"--for {span}: at most 7d; a hold is a person's decision, not a standing lock"
+        )
+    return seconds
+
+
+def validate_scope(scope: str | None) -> str:
+    if scope is None:
+        return ""
+    if "\n" in scope or "\r" in scope:
+        raise UsageError("--scope must be one line")
+    clean = envelope.sanitize(scope)
+    if len(clean) > policy.SCOPE_MAX:
+        raise UsageError(f"--scope is {len(clean)} characters; at most {policy.SCOPE_MAX}")
+    return clean
+
+
+def validate(a: SendArgs) -> tuple[str, str, int | None]:
+    """The kind, the clean scope and the hold span in seconds; raises on any bad argument."""
+    kind = validate_kind(a.target, a.kind)
+    if a.re is not None and not ids.is_valid_user_id(a.re):
+        raise UsageError("--re must be a message id")
+    if kind == "release" and not a.re:
+        raise UsageError("release needs --re <hold id>; hail brief lists holds in effect")
+    span: int | None = None
+    if a.span is not None:
+        if kind != "hold":
+            raise UsageError(f"--for applies to hold, not {kind}")
+        span = parse_span(a.span)
+    return kind, validate_scope(a.scope), span
+
+
+# --- 2. compose --------------------------------------------------------------------------------
+
+
+def split_input(headline_arg: str | None, stdin_text: str | None) -> tuple[str, str | None]:
+    """The raw headline and body from the argument and stdin [§5.1.3]."""
+    if headline_arg is not None:
+        body = stdin_text.strip("\n") if stdin_text is not None else None
+        if body is not None and not body.strip():
+            body = None
+        return headline_arg, body
+    if stdin_text is None:
+        raise UsageError(
+            "no headline: pass it as an argument, or the headline then the body on stdin (heredoc)"
+        )
+    first, _, rest = stdin_text.partition("\n")
+    if rest.startswith("\n"):
+        rest = rest[1:]
+    rest = rest.rstrip("\n")
+    return first, rest or None
+
+
+def compose(kind: str, raw_headline: str, body: str | None, cap: int) -> Draft:
+    headline = envelope.sanitize(raw_headline)
+    if not headline:
+        raise UsageError("empty headline: say the ask and the why in one line")
+    if len(headline) > cap:
+        if kind in policy.CONTROL_KINDS:
+            raise OverCapError(
+                f"headline is {len(headline)} characters; the cap is {cap}. A {kind} is complete "
+                "in its envelope and has no body; shorten it."
+            )
+        folded = envelope.fold(headline, cap)
+        note(
+            f"headline folded to {len(folded)} characters (cap {cap}); the full text rides in the body"
+        )
+        body = headline + (f"\n\n{body}" if body else "")
+        headline = folded
+    if kind in policy.CONTROL_KINDS and body:
+        raise UsageError(
+            f"a {kind} has no body: it is complete in its headline (at most {cap} characters); "
+            "drop the body, or send an ask or fyi"
+        )
+    return Draft(headline, body)
+
+
+# --- 3–6. identify and route -------------------------------------------------------------------
+
+
+def survey_panes(ctx: Ctx) -> tuple[Tmux | None, Panes | None]:
+    """tmux and its panes, or (None, None): any failure here only means "no tmux"."""
+    from hail.transport.panes import survey
+    from hail.transport.tmux import Tmux, TmuxError
+
+    try:
+        tmux = Tmux.from_env(ctx.env)
+        return tmux, survey(tmux, ctx.env, ctx.home)
+    except TmuxError:
+        return None, None
+
+
+# --- 7. state checks ---------------------------------------------------------------------------
+
+
+def check_release(ctx: Ctx, re_id: str) -> None:
+    path = ctx.store.holds / re_id
+    hold = records.read_hold(path) or records.read_hold(ctx.store.lapsed / re_id)
+    if hold is None:
+        raise StateError(f"no hold with id {re_id}; hail brief lists holds in effect")
+    if hold.path.parent == ctx.store.lapsed or not hold.in_effect(ctx.now()):
+        note(
+            f"{re_id} had already lapsed at {ids.iso(hold.lapses_at())}; "
+            "releasing it anyway tells its recipient"
+        )
+
+
+def is_quiet(ctx: Ctx, kind: str, mailbox: str) -> bool:
+    """An fyi to a mailbox whose hooks ran within 7 days rides the next hook instead of interrupting."""
+    if kind != "fyi":
+        return False
+    hooked = ctx.store.mailbox(mailbox).hooked_at()
+    return hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS
+
+
+# --- 11–13. post and record --------------------------------------------------------------------
+
+
+def post(
+    ctx: Ctx,
+    kind: str,
+    who: Sender,
+    to: Route,
+    draft: Draft,
+    a: SendArgs,
+    scope: str,
+    span: int | None,
+) -> tuple[str, str]:
+    """Reserve the id and write the message durably; returns (id, until)."""
+    now = ctx.now()
+    ctx.store.ensure()
+    msg_id = ctx.store.reserve_id(to.mailbox, now)
+    until = ids.iso(now + (span or policy.HOLD_DEFAULT_SECONDS)) if kind == "hold" else ""
+    headers = {
+        "from": who.signature,
+        "reply": who.primary,
+        "kind": kind,
+        "id": msg_id,
+        "time": ids.iso(now),
+        "re": a.re or "",
+        "scope": scope,
+        "until": until,
+        "ask": draft.headline,
+    }
+    body = draft.body if draft.body is not None else draft.headline
+    control = kind in policy.CONTROL_KINDS
+    ctx.store.mailbox(to.mailbox).post(msg_id, render(headers, body), inline=control)
+    if kind == "hold":
+        fs.make_dirs(ctx.store.holds)
+        text = records.hold_text(
+            msg_id, who.primary, to.mailbox, scope, ids.iso(now), a.re or "", until, draft.headline
+        )
+        fs.write_atomic(ctx.store.holds / msg_id, text)
+    elif kind == "release" and a.re:
+        records.remove(ctx.store.holds / a.re)
+        records.remove(ctx.store.lapsed / a.re)
+    return msg_id, until
+
+
+def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, headline: str) -> None:
+    pending = ctx.store.mailbox(who.primary).pending
+    fs.make_dirs(pending)
+    fs.write_atomic(
+        pending / msg_id, records.pending_text(msg_id, kind, to.mailbox, ctx.now(), headline)
+    )
+
+
+# --- 15. report --------------------------------------------------------------------------------
+
+
+def not_woken_tail(ctx: Ctx, to: Route) -> str:
+    root = ctx.store.bound_root(to.seat)
+    if root is not None and not Path(root).exists():
+        return (
+            f". Its workspace {root} is gone, so no hook will read it; do not resend "
+            "(hail doctor lists such seats)"
+        )
+    hooked = ctx.store.mailbox(to.mailbox).hooked_at()
+    if hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS:
+        return "; do not resend: it arrives with their next prompt or tool call"
+    where = root if root is not None else "its seat"
+    return (
+        f". No hook has read {to.mailbox} lately, so it waits until someone runs hail inbox in "
+        f"{where}. If its agent works from another directory, hail seats shows where; do not resend."
+    )
+
+
+def report_not_woken(ctx: Ctx, to: Route, verb: str, reason: str) -> int:
+    note(f"delivered to {to.mailbox}'s inbox; not {verb} ({reason}){not_woken_tail(ctx, to)}")
+    return NOT_WOKEN
+
+
+# --- the pipeline ------------------------------------------------------------------------------
+
+
+def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
+    from hail import route as routing
+
+    kind, scope, span = validate(a)
+    raw_headline, body = split_input(a.headline, stdin_text)
+    draft = compose(kind, raw_headline, body, ctx.cap)
+    seat = ctx.require_seat()
+    tmux, panes = survey_panes(ctx)
+    who = routing.sender(ctx, seat, panes)
+    split = routing.identity_split(ctx, who, panes)
+    if split:
+        warn(split)
+    addr = parse_target(a.target)
+    to = routing.route(ctx, a.target, addr, panes)
+    if kind == "release" and a.re:
+        check_release(ctx, a.re)
+    quiet = is_quiet(ctx, kind, to.mailbox)
+    wake_pane = None if a.no_wake or quiet else to.wake
+    if wake_pane is not None and tmux is not None and not a.force:
+        from hail.transport.wake import guard_dialog
+
+        guard_dialog(tmux, wake_pane.id)
+    msg_id, until = post(ctx, kind, who, to, draft, a, scope, span)
+    if kind not in policy.CONTROL_KINDS and not quiet:
+        record_pending(ctx, who, to, msg_id, kind, draft.headline)
+    emit(f"id={msg_id}")
+    sys.stdout.flush()
+    if quiet:
+        note(
+            f"quiet: arrives with {to.mailbox}'s next prompt or tool call "
+            "(an fyi never interrupts; an ask or announce does)"
+        )
+        return 0
+    if a.no_wake:
+        return report_not_woken(ctx, to, "typed", "--no-wake")
+    if wake_pane is None or tmux is None:
+        return report_not_woken(ctx, to, "typed", to.reason or "no tmux server")
+    head = envelope.Head(
+        kind, who.signature, who.primary, msg_id, draft.headline, a.re or "", scope, until
+    )
+    line = envelope.render(head, has_body=draft.body is not None)
+    from hail.transport.wake import wake
+
+    result = wake(tmux, wake_pane, line, submit=not a.no_submit)
+    if result.reason:
+        return report_not_woken(ctx, to, "submitted" if result.typed else "typed", result.reason)
+    return 0
+
+
+def refuse_legacy_flags(args: list[str]) -> None:
+    """`--kind` and `--body` are refused before stdin is read or anything is written [§5.1.1]."""
+    usage = (
+        "Usage: hail <seat> <kind> '<headline>', or hail <seat> <kind> <<'EOF' with the headline "
+        "on the first line and the body after it"
+    )
+    for arg in args:
+        if arg == "--":
+            break
+        name = arg.split("=", 1)[0]
+        if name == "--kind":
+            raise UsageError(
+                "--kind is not an option: the kind is the word after the seat "
+                f"({' '.join(policy.KINDS)}). {usage}"
+            )
+        if name == "--body":
+            raise UsageError(
+                f"--body is not an option: the body goes on stdin after the headline line. {usage}"
+            )

@@ -1,0 +1,96 @@
+"""The one line typed into a pane, and the text rules that keep it one safe line [SPEC §4].
+
+Pure: no filesystem, no tmux. Everything typed into a pane passes `sanitize` first.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from hail import policy
+
+FETCH_HINT = " — hail inbox"
+ELLIPSIS = " …"
+_FOLD_SEPARATORS = (". ", "; ", ", ", " ")
+
+
+def sanitize(text: str) -> str:
+    """One line, no control characters: tab/LF/CR become spaces, other Cc characters are dropped."""
+    out = []
+    for ch in text:
+        if ch in "\t\n\r":
+            out.append(" ")
+        elif unicodedata.category(ch) != "Cc":
+            out.append(ch)
+    return "".join(out).strip()
+
+
+def cap_from(value: str | None) -> int:
+    """HAIL_ENVELOPE_MAX when it is an integer of at least 20, else the default."""
+    if value is not None:
+        try:
+            n = int(value.strip())
+        except ValueError:
+            return policy.DEFAULT_ENVELOPE_MAX
+        if n >= policy.MIN_ENVELOPE_MAX:
+            return n
+    return policy.DEFAULT_ENVELOPE_MAX
+
+
+def fold(headline: str, cap: int) -> str:
+    """A prefix of `headline` cut at a separator, plus ` …`, never longer than `cap` [§4.2]."""
+    if len(headline) <= cap:
+        return headline
+    limit = cap - 2
+    head = headline[:limit]
+    cut = head
+    for sep in _FOLD_SEPARATORS:
+        at = head.rfind(sep)
+        if at > limit // 2:
+            cut = head[:at]
+            break
+    return cut.rstrip() + ELLIPSIS
+
+
+def clip(line: str, cap: int) -> str:
+    """Brief lines longer than cap + 80 characters are cut to cap + 79 plus `…` [§4.2]."""
+    limit = cap + policy.BRIEF_CLIP_SLACK
+    if len(line) <= limit:
+        return line
+    return line[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Head:
+    """The fields an envelope or frame start line shows, in their fixed order."""
+
+    kind: str
+    sender: str
+    reply: str
+    id: str
+    headline: str
+    re: str = ""
+    scope: str = ""
+    until: str = ""
+
+
+def fields(head: Head, *, time: str = "") -> str:
+    """`kind:… from:… reply:… id:…[ time:…][ re:…][ scope:…][ until:…]`; empty values omitted."""
+    pairs = [
+        ("kind", head.kind),
+        ("from", head.sender),
+        ("reply", head.reply),
+        ("id", head.id),
+        ("time", time),
+        ("re", head.re),
+        ("scope", head.scope),
+        ("until", head.until),
+    ]
+    return " ".join(f"{k}:{v}" for k, v in pairs if v)
+
+
+def render(head: Head, *, has_body: bool) -> str:
+    """The envelope line [§4]; the fetch hint only for a non-control message with a body."""
+    hint = FETCH_HINT if has_body and head.kind not in policy.CONTROL_KINDS else ""
+    return f"[hail {fields(head)}] {head.headline}{hint}"

@@ -1,0 +1,49 @@
+"""hail's errors: each carries the exit code of SPEC §0.4 and a message that ends with its fix.
+
+Only the entry points (`entry.py`, `cli.py`) print `error: …` and choose the exit status.
+"""
+
+from __future__ import annotations
+
+OK = 0
+#: A send that is in the inbox but was not typed or not submitted (SPEC §0.4, code 5).
+NOT_WOKEN = 5
+
+
+class HailError(Exception):
+    """Base class: a usage or state error (exit 1)."""
+
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(HailError):
+    """Bad arguments: unknown flag, missing value, bad kind or id (exit 1)."""
+
+
+class StateError(HailError):
+    """State or environment problem: unknown seat or id, tmux unreachable, timeout (exit 1)."""
+
+
+class OverCapError(HailError):
+    """A control-kind headline over the cap (exit 2)."""
+
+    exit_code = 2
+
+
+class SeatError(HailError):
+    """No seat here, a bad or reserved name, a binding conflict, a shared seat addressed bare (exit 3)."""
+
+    exit_code = 3
+
+
+class DialogError(HailError):
+    """The target pane shows a permission or approval dialog; nothing was written (exit 4)."""
+
+    exit_code = 4

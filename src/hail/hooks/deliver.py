@@ -1,0 +1,116 @@
+"""`hail deliver`: the hook run on each prompt and after each tool call [SPEC §6.3].
+
+It claims unread bodies by rename, prints them framed, and gives every claim back when its output
+could not be written, so delivery is at least once under the same id and never doubled. It imports
+no click, libtmux or tomlkit and starts no process: it runs on every prompt and tool call.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hail import frame, policy
+from hail.context import Ctx
+from hail.hooks import protocol
+from hail.store import fs
+from hail.store.maildir import Mailbox
+from hail.store.message import Message, parse
+from hail.store.store import state_root
+
+_PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
+
+
+@dataclass
+class Claims:
+    """Messages claimed by this call; `give_back_all` undoes them when output fails."""
+
+    taken: list[tuple[Mailbox, Path, Message]] = field(default_factory=list)
+    more: int = 0
+
+    def give_back_all(self) -> None:
+        for box, path, _ in self.taken:
+            box.give_back(path)
+        self.taken.clear()
+
+
+def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
+    """Take at most 5 messages and about 8 KB, oldest first; the first one always [§6.6]."""
+    claims = Claims()
+    used = 0
+    stopped = False
+    for name in mailboxes:
+        box = ctx.store.mailbox(name)
+        for unread in box.unread():
+            if stopped:
+                claims.more += 1
+                continue
+            if claims.taken and (
+                len(claims.taken) >= policy.DELIVER_MAX_MESSAGES
+                or used + unread.size > policy.DELIVER_MAX_BYTES
+            ):
+                stopped = True
+                claims.more += 1
+                continue
+            path = box.claim(unread.id, "injected")
+            if path is None:
+                continue  # another reader won the race
+            claims.taken.append((box, path, Message()))
+            text = fs.read_text(path) or ""
+            msg = parse(text)
+            claims.taken[-1] = (box, path, msg)
+            used += frame.frame_bytes(frame.frame(_PLACEHOLDER_TOKEN, msg))
+    return claims
+
+
+def render(claims: Claims) -> str:
+    messages = [msg for _, _, msg in claims.taken]
+    token = frame.draw_token(t for msg in messages for t in frame.texts_of(msg))
+    lines = [frame.preamble(len(messages), token)]
+    for i, msg in enumerate(messages):
+        if i == 0:
+            lines += frame.cut_to_fit(token, msg, policy.DELIVER_MAX_BYTES)
+        else:
+            lines += frame.frame(token, msg)
+    if claims.more:
+        lines.append(f"({claims.more} more unread: hail inbox prints them)")
+    return "\n".join(lines)
+
+
+def deliver(fmt: str | None, event: str) -> int:
+    """The hook verb. Always exits 0 once its arguments parsed."""
+    if protocol.stdout_reaches_nobody():
+        return 0
+    if fmt is not None:
+        payload = protocol.available_payload()
+        if event == "PostToolUse" and protocol.is_subagent_call(payload):
+            return 0
+    ctx: Ctx | None = None
+    claims = Claims()
+    try:
+        ctx = Ctx.from_env()
+        seat = ctx.seat()
+        if seat is None:
+            return 0
+        ctx.store.ensure()
+        ctx.store.bind(seat)
+        mailboxes = ctx.reading_mailboxes(seat, codex_format=fmt == "codex")
+        if fmt is not None:
+            for name in mailboxes:
+                ctx.store.mailbox(name).touch_hooked()
+        claims = claim_within_budget(ctx, mailboxes)
+        if not claims.taken:
+            return 0
+        text = render(claims)
+    except Exception as exc:
+        claims.give_back_all()
+        log = ctx.store.hook_log if ctx is not None else state_root(os.environ) / "hook-errors.log"
+        protocol.log_error(log, "deliver", exc)
+        return 0
+    out = protocol.hook_json(event, text) if fmt is not None else text
+    try:
+        protocol.write_stdout(out + "\n")
+    except OSError:
+        claims.give_back_all()
+    return 0

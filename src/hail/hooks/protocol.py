@@ -1,0 +1,94 @@
+"""What hooks share: is anyone reading stdout, the harness payload, the hook JSON, the error log.
+
+Hooks never fail a session [SPEC §0 principle 3]: `log_error` never raises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import time
+from pathlib import Path
+
+from hail import policy
+from hail.store import fs
+
+FORMATS = ("claude", "codex")
+EVENTS = ("UserPromptSubmit", "PostToolUse")
+
+
+def stdout_reaches_nobody() -> bool:
+    """fd 1 closed, or /dev/null: output would be lost, so nothing may be claimed [§6.3]."""
+    try:
+        st = os.fstat(1)
+    except OSError:
+        return True
+    try:
+        null = os.stat(os.devnull)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) == (null.st_dev, null.st_ino)
+
+
+def available_payload() -> object | None:
+    """The harness's JSON payload, only if it is already on stdin: never waits [§6.2]."""
+    try:
+        ready, _, _ = select.select([0], [], [], 0)
+        if not ready:
+            return None
+        data = os.read(0, policy.HOOK_STDIN_MAX)
+    except (OSError, ValueError):
+        return None
+    if not data:
+        return None
+    import json
+
+    try:
+        payload: object = json.loads(data.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    return payload
+
+
+def is_subagent_call(payload: object | None) -> bool:
+    """Claude Code marks a Task sub-agent's hook input with a non-empty `agent_id`."""
+    if not isinstance(payload, dict):
+        return False
+    agent = payload.get("agent_id")
+    return isinstance(agent, str) and bool(agent)
+
+
+def hook_json(event: str, text: str) -> str:
+    """`{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, compact, UTF-8 raw."""
+    import json
+
+    return json.dumps(
+        {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def write_stdout(text: str) -> None:
+    """Write all of `text` to fd 1, unbuffered, so a failure is seen here and not at exit."""
+    view = memoryview(text.encode("utf-8"))
+    while view:
+        n = os.write(1, view)
+        view = view[n:]
+
+
+def log_error(log: Path, verb: str, error: BaseException | str) -> None:
+    """Append `<iso> <verb>: <message>` to hook-errors.log (rotated once past 1 MiB); never raises."""
+    with contextlib.suppress(Exception):
+        message = " ".join(str(error).split()) or type(error).__name__
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        fs.make_dirs(log.parent)
+        with contextlib.suppress(FileNotFoundError):
+            if os.stat(log).st_size > policy.HOOK_LOG_MAX:
+                os.replace(log, log.with_name(log.name + ".1"))
+        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
+        try:
+            os.write(fd, f"{stamp} {verb}: {message}\n".encode())
+        finally:
+            os.close(fd)

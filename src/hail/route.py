@@ -1,0 +1,190 @@
+"""Where a send goes and who sends it [SPEC §1.4, §1.5, §5.1.5]: the recipient mailbox, the pane to
+wake, the mailbox the sender signs as, and the identity-split warning.
+
+`panes` is None when no tmux server answers: routing then relies on the state directory alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hail import policy
+from hail.context import Ctx
+from hail.errors import SeatError, StateError
+from hail.seat import Addr, Seat, find_seat, is_plain_name
+from hail.transport.panes import Pane, Panes
+
+
+@dataclass(frozen=True)
+class Route:
+    """The recipient mailbox, its seat, and the pane to wake (or why there is none)."""
+
+    mailbox: str
+    seat: str
+    wake: Pane | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Sender:
+    """Who signs a send: the primary mailbox (`reply:`), the `from:` value, and the known pane."""
+
+    seat: Seat
+    primary: str
+    signature: str
+    pane: Pane | None
+
+
+def _no_tmux(arg: str) -> StateError:
+    return StateError(f"{arg}: no tmux server answers; hail doctor says why")
+
+
+def may_hold_subseat(pane: Pane) -> bool:
+    """Codex runs every command from one shared daemon, so its panes cannot be told apart."""
+    return pane.agent is not None and not pane.is_codex
+
+
+def shared_refusal(seat: str, agents: list[Pane]) -> SeatError:
+    subs = " ".join(f"{seat}@{p.id}" for p in agents if may_hold_subseat(p))
+    text = f"seat {seat} has {len(agents)} agents; address one: {subs}"
+    if any(p.is_codex for p in agents):
+        text += "; a Codex pane there cannot be addressed apart: give it its own jj workspace"
+    return SeatError(text)
+
+
+def known_seats(ctx: Ctx, panes: Panes | None) -> set[str]:
+    """Mailbox directories (seats and sub-seats) plus the seats of live panes."""
+    names = set(ctx.store.mailbox_names())
+    if panes is not None:
+        names |= panes.seat_names()
+    return names
+
+
+def _is_known(ctx: Ctx, panes: Panes | None, seat: str) -> bool:
+    if ctx.store.mailbox(seat).exists():
+        return True
+    return panes is not None and seat in panes.seat_names()
+
+
+def _suggest(ctx: Ctx, panes: Panes | None, arg: str) -> str:
+    prefix = arg[: policy.SUGGEST_PREFIX]
+    names = sorted(
+        n for n in known_seats(ctx, panes) if "@" not in n and n.startswith(prefix) and n != arg
+    )
+    return f"; did you mean: {' '.join(names[: policy.SUGGEST_MAX])}" if names else ""
+
+
+def _seat_route(seat: str, panes: Panes | None) -> Route:
+    if panes is None:
+        return Route(seat, seat, None, "no tmux server")
+    agents = panes.agents_in(seat)
+    if len(agents) > 1:
+        raise shared_refusal(seat, agents)
+    if not agents:
+        return Route(seat, seat, None, f"no agent runs in seat {seat}")
+    return Route(seat, seat, agents[0])
+
+
+def _subseat_route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
+    if panes is None:
+        raise _no_tmux(arg)
+    pane = panes.get(addr.pane)
+    if pane is None:
+        raise SeatError(f"{arg}: pane {addr.pane} is gone; hail seats lists live seats")
+    if not may_hold_subseat(pane) or pane.seat != addr.seat:
+        raise SeatError(
+            f"{arg}: {addr.pane} is not a Claude pane in seat {addr.seat}; hail seats lists seats"
+        )
+    return Route(addr.mailbox, addr.seat, pane)
+
+
+def _pane_route(ctx: Ctx, arg: str, target: str, panes: Panes | None) -> Route:
+    """A tmux pane target: the pane's seat, its sub-seat when shared, else its single agent."""
+    if panes is None:
+        raise _no_tmux(arg)
+    from hail.transport.tmux import Tmux, TmuxError
+
+    try:
+        pane_id = Tmux.from_env(ctx.env).resolve(target)
+    except TmuxError:
+        raise StateError(f"no pane {arg}; hail seats lists seats and their panes") from None
+    pane = panes.get(pane_id)
+    path = pane.path if pane is not None else ""
+    seat = find_seat(Path(path), ctx.home) if path else None
+    if seat is None:
+        raise SeatError(
+            f"pane {pane_id} is not in a seat: {path or '?'} is not in a jj workspace or git repo"
+        )
+    ctx.store.ensure()
+    ctx.store.bind(seat)
+    agents = panes.agents_in(seat.name)
+    if len(agents) > 1:
+        if pane is not None and pane in agents and may_hold_subseat(pane):
+            return Route(f"{seat.name}@{pane.id}", seat.name, pane)
+        raise shared_refusal(seat.name, agents)
+    if not agents:
+        return Route(seat.name, seat.name, None, f"no agent runs in seat {seat.name}")
+    return Route(seat.name, seat.name, agents[0])
+
+
+def route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
+    """Resolve a parsed target to a mailbox and a wake pane; exit 1 or 3 on errors [§5.1.5]."""
+    if addr.sub:
+        return _subseat_route(ctx, arg, addr, panes)
+    if addr.pane:  # seat/%N
+        found = _pane_route(ctx, arg, addr.pane, panes)
+        if found.seat != addr.seat:
+            raise SeatError(
+                f"{arg}: pane {addr.pane} is in seat {found.seat}, not {addr.seat}; hail seats lists seats"
+            )
+        return found
+    if addr.pane_target:
+        if is_plain_name(arg) and _is_known(ctx, panes, arg):
+            return _seat_route(arg, panes)
+        return _pane_route(ctx, arg, addr.pane_target, panes)
+    if _is_known(ctx, panes, addr.seat):
+        return _seat_route(addr.seat, panes)
+    raise StateError(f"unknown seat '{arg}'{_suggest(ctx, panes, arg)} (hail seats lists them)")
+
+
+def sender(ctx: Ctx, seat: Seat, panes: Panes | None) -> Sender:
+    """The mailbox the sender signs as and its `from:` value [§1.4, §1.5, §4]."""
+    agents = panes.agents_in(seat.name) if panes is not None else []
+    me = panes.get(ctx.pane) if panes is not None and ctx.pane else None
+    if (
+        len(agents) > 1
+        and me is not None
+        and me in agents
+        and may_hold_subseat(me)
+        and not ctx.run_by_codex
+    ):
+        primary = f"{seat.name}@{me.id}"
+        return Sender(seat, primary, primary, me)
+    primary = ctx.reading_mailboxes(seat)[0]
+    if primary != seat.name:
+        return Sender(seat, primary, primary, me)
+    pane: Pane | None = None
+    if len(agents) == 1:
+        pane = agents[0]
+    elif not agents and me is not None and me.seat == seat.name:
+        pane = me
+    signature = f"{seat.name}/{pane.id}" if pane is not None else seat.name
+    return Sender(seat, primary, signature, pane)
+
+
+def identity_split(ctx: Ctx, who: Sender, panes: Panes | None) -> str | None:
+    """The warning when this process's pane works in another seat than its directory [§1.5]."""
+    if panes is None or ctx.run_by_codex or not ctx.pane:
+        return None
+    me = panes.get(ctx.pane)
+    if me is None or me.agent is None or me.is_codex or me.seat in (None, who.seat.name):
+        return None
+    where = me.seat
+    if len(panes.agents_in(me.seat)) > 1:
+        where = f"{me.seat}@{me.id}"
+    return (
+        f"this sends as {who.primary} (from this directory), but your pane {me.id} works in "
+        f"{me.path}, seat {where}, where your hooks deliver: replies to {who.primary} will not "
+        f"reach you. Run hail from {me.path}, or start the session in {who.seat.root}"
+    )

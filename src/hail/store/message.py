@@ -1,0 +1,86 @@
+"""The message file: `key: value` headers, one blank line, the body, one final newline [SPEC §3.3].
+
+Pure. Parsing is lenient so files of older versions read too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+HEADER_ORDER = ("from", "reply", "kind", "id", "time", "re", "scope", "until", "ask")
+
+
+@dataclass(frozen=True)
+class Message:
+    """A parsed message. `headline` is the `ask:` header; a headline-only message stores it as body."""
+
+    headers: dict[str, str] = field(default_factory=dict)
+    body: str = ""
+
+    def get(self, key: str) -> str:
+        return self.headers.get(key, "")
+
+    @property
+    def kind(self) -> str:
+        return self.get("kind")
+
+    @property
+    def id(self) -> str:
+        return self.get("id")
+
+    @property
+    def sender(self) -> str:
+        return self.get("from")
+
+    @property
+    def headline(self) -> str:
+        return self.get("ask")
+
+    @property
+    def has_body(self) -> bool:
+        """False for a headline-only message, whose body is its headline."""
+        return self.body != self.headline
+
+
+def render(headers: dict[str, str], body: str) -> str:
+    """Headers in the send order (unknown ones after), a blank line, the body, a newline."""
+    keys = [k for k in HEADER_ORDER if headers.get(k)]
+    keys += [k for k in headers if k not in HEADER_ORDER and headers[k]]
+    head = "".join(f"{k}: {headers[k]}\n" for k in keys)
+    return f"{head}\n{body}\n"
+
+
+def parse(text: str) -> Message:
+    """Headers until the first empty or non-header line; the body is the rest minus one newline."""
+    headers: dict[str, str] = {}
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line == "":
+            i += 1
+            break
+        key, sep, value = line.partition(": ")
+        if not sep or " " in key or not key:
+            break
+        headers.setdefault(key, value)
+        i += 1
+    body = "\n".join(lines[i:])
+    if body.endswith("\n"):
+        body = body[:-1]
+    return Message(headers, body)
+
+
+def render_record(pairs: list[tuple[str, str]]) -> str:
+    """A record: header lines only, no blank line, no body [§3.4]. Empty values are kept."""
+    return "".join(f"{k}: {v}\n" for k, v in pairs)
+
+
+def parse_record(text: str) -> dict[str, str]:
+    """Lenient record reader: every `key: value` line, first one wins."""
+    out: dict[str, str] = {}
+    for line in text.split("\n"):
+        key, sep, value = line.partition(": ")
+        if sep and key and " " not in key:
+            out.setdefault(key, value)
+    return out

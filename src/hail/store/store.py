@@ -1,0 +1,176 @@
+"""The state root and what spans mailboxes: the id index, receipts, bindings and the archive lookup.
+
+Layout and formats: SPEC §3. Only verbs that write call `ensure()`; readers never create the root.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from hail import ids, policy
+from hail.errors import SeatError, StateError
+from hail.seat import Seat, parse_mailbox
+from hail.store import fs
+from hail.store.maildir import Mailbox
+from hail.store.message import Message, parse
+
+
+def state_root(env: Mapping[str, str]) -> Path:
+    """`$XDG_STATE_HOME/hail`, else `~/.local/state/hail`, on Linux and macOS alike [§3.1].
+
+    The same answer as platformdirs' XDG (Unix) implementation, computed without importing it,
+    because this runs on every hook call (a unit test pins the equivalence).
+    """
+    base = env.get("XDG_STATE_HOME", "")
+    if not base.strip():
+        home = env.get("HOME") or os.path.expanduser("~")
+        base = os.path.join(home, ".local", "state")
+    return Path(base) / "hail"
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What `hail sent` reports: `how` is injected, read, inline, delivered or unknown."""
+
+    how: str
+    time: float | None = None
+    path: Path | None = None
+    mailbox: str = ""
+
+    @property
+    def received(self) -> bool:
+        return self.how not in ("delivered", "unknown")
+
+    def line(self) -> str:
+        return f"{self.how} {ids.iso(self.time)}" if self.received and self.time else self.how
+
+
+class Store:
+    """The state root. Cheap to build: nothing is read or created until asked."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.seats = root / "seats"
+        self.ids = root / "ids"
+        self.holds = root / "holds"
+        self.lapsed = root / "holds" / "lapsed"
+        self.archive = root / "archive"
+        self.archive_index = root / "archive" / "index"
+        self.read_marks = root / "read"
+        self.hook_log = root / "hook-errors.log"
+
+    def ensure(self) -> None:
+        if not self.root.is_dir():
+            fs.make_dirs(self.root)
+
+    def mailbox(self, name: str) -> Mailbox:
+        return Mailbox(self.seats / name)
+
+    def mailbox_names(self) -> list[str]:
+        """Every mailbox directory with a valid name."""
+        return sorted(n for n in fs.list_names(self.seats) if parse_mailbox(n) is not None)
+
+    # --- bindings [§1.1] -----------------------------------------------------------------------
+
+    def bound_root(self, seat: str) -> str | None:
+        text = fs.read_text(self.seats / seat / "root")
+        return None if text is None else text.rstrip("\n")
+
+    def check_binding(self, seat: Seat) -> None:
+        """Raise when another root already holds this name; writes nothing."""
+        if not seat.bindable:
+            return
+        bound = self.bound_root(seat.name)
+        if bound is not None and bound != str(seat.root):
+            raise SeatError(
+                f"seat {seat.name} is bound to {bound}; add .hail-seat with another name in {seat.root}"
+            )
+
+    def bind(self, seat: Seat) -> None:
+        """Record the seat's root on first use; refuse a second root under the same name."""
+        if not seat.bindable:
+            return
+        self.check_binding(seat)
+        if self.bound_root(seat.name) is None:
+            d = self.seats / seat.name
+            fs.make_dirs(d)
+            fs.write_atomic(d / "root", f"{seat.root}\n")
+
+    # --- ids [§2] ------------------------------------------------------------------------------
+
+    def reserve_id(self, mailbox: str, now: float) -> str:
+        """An id no other message has: its `ids/<id>` link is created exclusively."""
+        fs.make_dirs(self.ids)
+        stamp = ids.stamp(now)
+        for _ in range(policy.ID_ATTEMPTS):
+            msg_id = ids.draw(stamp)
+            try:
+                os.symlink(mailbox, self.ids / msg_id)
+            except FileExistsError:
+                continue
+            return msg_id
+        raise StateError(f"could not reserve a message id in {self.ids}")
+
+    def lookup(self, msg_id: str) -> str | None:
+        """The mailbox the id was sent to (one readlink), or None."""
+        try:
+            target = os.readlink(self.ids / msg_id)
+        except OSError:
+            return None
+        return target if parse_mailbox(target) is not None else None
+
+    # --- receipts [§3.8] -----------------------------------------------------------------------
+
+    def status(self, msg_id: str) -> Receipt:
+        """The receipt of an id: index, then at most four stats; the archive only on a miss."""
+        if not ids.is_valid_user_id(msg_id):
+            return Receipt("unknown")
+        mailbox = self.lookup(msg_id)
+        if mailbox is not None:
+            found = _status_in(self.mailbox(mailbox), msg_id)
+            if found is not None:
+                return found
+        archived = self.archived_mailbox(msg_id)
+        if archived is not None:
+            found = _status_in(archived, msg_id)
+            if found is not None:
+                return found
+        return Receipt("unknown")
+
+    def archived_mailbox(self, msg_id: str) -> Mailbox | None:
+        """The archive directory holding an id, from `archive/index` (last entry wins)."""
+        text = fs.read_text(self.archive_index)
+        if not text:
+            return None
+        found: Mailbox | None = None
+        prefix = msg_id + " "
+        for line in text.split("\n"):
+            if line.startswith(prefix):
+                parts = line.split(" ")
+                if len(parts) == 3 and parse_mailbox(parts[2]) is not None and "/" not in parts[1]:
+                    found = Mailbox(self.archive / parts[1] / parts[2])
+        return found
+
+    def find(self, msg_id: str) -> tuple[Message, Receipt] | None:
+        """A message by id, wherever it is (mailbox, then archive), with its receipt."""
+        receipt = self.status(msg_id)
+        if receipt.path is None:
+            return None
+        text = fs.read_text(receipt.path)
+        if text is None:
+            return None
+        return parse(text), receipt
+
+
+def _status_in(box: Mailbox, msg_id: str) -> Receipt | None:
+    claimed = box.receipt_of(msg_id)
+    if claimed is not None:
+        how, t, path = claimed
+        return Receipt(how, t, path, box.name)
+    new = box.new / f"{msg_id}.md"
+    if new.exists():
+        return Receipt("delivered", None, new, box.name)
+    return None

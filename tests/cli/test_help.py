@@ -1,0 +1,113 @@
+"""Help pages: required content, exit codes, and every example line parses with the real parser."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+
+from hail import cli
+from hail import help as pages
+from hail.entry import FAST_VERBS
+from hail.errors import HailError
+from tests.conftest import World
+
+
+def example_lines() -> list[str]:
+    """Every line of every page that shows a command (starts with `hail ` after indentation)."""
+    out = []
+    for text in [pages.MAP, *pages.TOPICS.values()]:
+        for line in text.splitlines():
+            stripped = line.strip()
+            if stripped.startswith("hail ") and "<<" not in stripped and "—" not in stripped:
+                command = stripped.split("   ")[0].strip()
+                out.append(command)
+    return out
+
+
+def concrete(words: list[str]) -> list[str]:
+    """Placeholders become sample values, optional parts are dropped, `a|b` takes `a`."""
+    out: list[str] = []
+    optional = 0
+    for w in words:
+        optional += w.count("[")
+        if optional:
+            optional -= w.count("]")
+            continue
+        w = w.replace("<id>...", "1006T171200-a3f1").replace("<id>", "1006T171200-a3f1")
+        w = w.replace("<seat>", "worker").replace("<pane|seat>", "%3").replace("<key>...", "Enter")
+        w = w.replace("<kind>", "ask").replace("<hold id>", "1006T171200-a3f1")
+        w = w.replace("<headline>", "x").replace("<why>", "y").replace("<text>", "t")
+        w = w.replace("<s>", "scope").replace("<span>", "3h").replace("claude|codex", "claude")
+        out.append(w.split("|")[0])
+    return out
+
+
+EXAMPLES = example_lines()
+
+
+def test_there_are_examples_to_check() -> None:
+    assert len(EXAMPLES) > 20
+
+
+@pytest.mark.parametrize("line", EXAMPLES)
+def test_every_help_example_parses(line: str) -> None:
+    words = concrete(shlex.split(line))
+    assert words[0] == "hail"
+    args = words[1:]
+    if args[0] in FAST_VERBS:
+        return  # parsed by the fast path; covered by the CLI tests of those verbs
+    try:
+        cli.parse(args)
+    except HailError as err:  # pragma: no cover - the failure message is the point
+        pytest.fail(f"{line!r} does not parse: {err}")
+
+
+def test_the_map_names_the_groups_and_the_send_form(world: World) -> None:
+    r = world.run()
+    assert r.returncode == 0
+    assert r.stdout.splitlines()[0] == "hail — messages between coding agents on one machine"
+    assert "hail <seat> <kind> '<headline>'" in r.stdout
+    assert "await <id>..." in r.stdout
+    for group in ("Send", "Receive", "Seats", "Panes", "Tool"):
+        assert f"\n{group}" in r.stdout
+
+
+def test_pages_carry_the_required_content(world: World) -> None:
+    assert "ask  fyi  announce  hold  release" in world.run("help", "kinds").stdout
+    send = world.run("await", "--help").stdout
+    for needle in ("--re <id>", "<<'EOF'", "'<headline>'", "do not resend", "--kind and --body"):
+        assert needle in send
+    assert "fold" in send and "cap" in send
+    everything = "".join(world.run("help", t).stdout for t in pages.TOPICS) + world.run().stdout
+    for banned in ("tmux-bridge", "obligation", "done --re"):
+        assert banned not in everything
+
+
+def test_unknown_topics_and_pageless_words_exit_1(world: World) -> None:
+    r = world.run("help", "bogus")
+    assert r.returncode == 1
+    assert "no help for 'bogus'. Topics: send kinds receive seats panes setup state" in r.stderr
+    r = world.run("worker", "--help")
+    assert r.returncode == 1 and "no help for 'worker'" in r.stderr
+
+
+def test_version_forms(world: World) -> None:
+    from hail import __version__
+
+    for args in (["version"], ["--version"], ["-V"]):
+        assert world.run(*args).stdout == f"hail {__version__}\n"
+    assert world.run("version", "--json").stdout == f'{{"name":"hail","version":"{__version__}"}}\n'
+
+
+def test_parser_errors_exit_1_with_the_help_tail(world: World) -> None:
+    for args in (
+        ["worker", "ask", "x", "--bead", "1"],
+        ["--bogus"],
+        ["inbox", "--nope"],
+        ["deliver", "--x"],
+    ):
+        r = world.run(*args)
+        assert r.returncode == 1, args
+        assert r.stderr.endswith(". 'hail help' lists every command\n"), r.stderr
+        assert "Usage:" not in r.stderr and "Traceback" not in r.stderr
