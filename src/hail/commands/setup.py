@@ -1,0 +1,304 @@
+"""`hail setup`: install hail's hooks into Claude Code's and Codex's configs [SPEC §9].
+
+The merges are pure (`hooks/setup.py`); this module finds the files, shows the diff, asks, backs up
+and writes. Every config is read and merged before anything is printed or written, so a file setup
+cannot parse stops the run with nothing changed. `doctor_hook_lines` gives `hail doctor` its hook
+lines (SPEC §10 item 6) from the same merges, so the two verbs never disagree.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from hail.errors import StateError, UsageError
+from hail.hooks.setup import (
+    EVENTS,
+    Harness,
+    MergeError,
+    codex_untrusted,
+    error_text,
+    merge_claude,
+    merge_codex,
+)
+
+#: What to do after a write, per harness [SPEC §9].
+NEXT_STEP: dict[Harness, str] = {
+    "claude": "a new session picks it up",
+    "codex": "run /hooks in Codex once to trust the changed hooks; a new session picks them up",
+}
+#: The note when `--trust-codex` recorded the trust itself, so no `/hooks` review is due.
+NEXT_STEP_TRUSTED = "hail's hooks are trusted; a new session picks them up"
+
+#: The trailing lines after a run (not with --check): the hooks every handled file now has.
+SUMMARY = (
+    "      SessionStart: hail brief --hook",
+    "      UserPromptSubmit: hail deliver --format <harness>",
+    "      PostToolUse: hail deliver --format <harness> --event PostToolUse",
+)
+
+BACKUP_SUFFIX = ".hail-backup"
+NEW_FILE_MODE = 0o600
+ACCEPT = frozenset({"y", "Y", "yes"})
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """One harness config hail manages."""
+
+    name: str
+    harness: Harness
+    directory: Path
+    path: Path
+    #: How Codex spells this config's path in its trust keys (unused for Claude).
+    trust_path: str
+
+    @property
+    def installed(self) -> bool:
+        """A harness is handled only when its config directory exists."""
+        return self.directory.is_dir()
+
+
+def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
+    """The configs setup and doctor handle, in the order they report them.
+
+    `~/.claude/settings.json`, then `$CLAUDE_CONFIG_DIR/settings.json` when that names another
+    directory (sessions on one machine may use either), then `$CODEX_HOME/config.toml`
+    (default `~/.codex/config.toml`).
+    """
+    home = env.get("HOME", "")
+    if not home:
+        raise StateError("HOME is not set; set it to your home directory, then rerun hail setup")
+    claude_dir = Path(home) / ".claude"
+    dirs = [claude_dir]
+    other = env.get("CLAUDE_CONFIG_DIR", "")
+    if other and os.path.realpath(other) != os.path.realpath(claude_dir):
+        dirs.append(Path(other).absolute())
+    files = [
+        ConfigFile("Claude Code", "claude", d, d / "settings.json", str(d / "settings.json"))
+        for d in dirs
+    ]
+    codex_home = env.get("CODEX_HOME", "")
+    if codex_home:
+        codex_dir = Path(codex_home).absolute()
+        # Codex canonicalises a CODEX_HOME it is given, and keys its hook trust by that path.
+        trust_dir = os.path.realpath(codex_home)
+    else:
+        codex_dir = Path(home) / ".codex"
+        trust_dir = str(codex_dir)
+    files.append(
+        ConfigFile(
+            "Codex",
+            "codex",
+            codex_dir,
+            codex_dir / "config.toml",
+            str(Path(trust_dir) / "config.toml"),
+        )
+    )
+    return files
+
+
+def _read(path: Path) -> str:
+    """The config's text; a missing file counts as empty."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return ""
+    except OSError as e:
+        raise StateError(
+            f"cannot read {path}: {e.strerror or e}; fix it, then rerun hail setup"
+        ) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise StateError(
+            f"{path} is not UTF-8 text ({e.reason} at byte {e.start}); "
+            "fix it, then rerun hail setup"
+        ) from None
+
+
+def _merge(cfg: ConfigFile, text: str, trust_codex: bool) -> str:
+    try:
+        if cfg.harness == "claude":
+            return merge_claude(text)
+        return merge_codex(text, cfg.trust_path, trust_codex)
+    except MergeError as e:
+        raise StateError(error_text(cfg.harness, str(cfg.path), e)) from None
+
+
+@dataclass(frozen=True)
+class _Plan:
+    cfg: ConfigFile
+    old: str
+    new: str
+
+
+def unified_diff(old: str, new: str, path: str) -> str:
+    """A unified diff old → new, both headers naming `path`; every line newline-terminated."""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=path, tofile=path
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def run_setup(
+    env: Mapping[str, str],
+    check: bool,
+    yes: bool,
+    trust_codex: bool,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO,
+) -> int:
+    """`hail setup [--check] [--yes] [--trust-codex]`; returns the exit code.
+
+    Exit 1 only for `--check` with drift; errors are raised as `HailError`s.
+    """
+    files = config_files(env)
+    plans: list[_Plan | ConfigFile] = []
+    for cfg in files:
+        if not cfg.installed:
+            plans.append(cfg)
+            continue
+        old = _read(cfg.path)
+        plans.append(_Plan(cfg, old, _merge(cfg, old, trust_codex)))
+
+    drift = False
+    for plan in plans:
+        if isinstance(plan, ConfigFile):
+            _say(out, f"skip  {plan.name}: {plan.directory} not installed")
+            continue
+        cfg, path = plan.cfg, str(plan.cfg.path)
+        if plan.old == plan.new:
+            _say(out, f"ok    {cfg.name}: hail hooks current in {path}")
+            continue
+        drift = True
+        out.write(unified_diff(plan.old, plan.new, path))
+        if check:
+            _say(out, f"drift {cfg.name}: run hail setup")
+            continue
+        if not yes and not _confirm(f"update {path}?", out, stdin):
+            _say(out, f"left {cfg.name}: unchanged")
+            continue
+        _install(plan)
+        _say(out, f"done  {cfg.name}: updated {path}; {_next_step(cfg, trust_codex)}")
+    if not check:
+        for line in SUMMARY:
+            _say(out, line)
+    return 1 if check and drift else 0
+
+
+def _next_step(cfg: ConfigFile, trust_codex: bool) -> str:
+    if cfg.harness == "codex" and trust_codex:
+        return NEXT_STEP_TRUSTED
+    return NEXT_STEP[cfg.harness]
+
+
+def _say(out: TextIO, line: str) -> None:
+    out.write(line + "\n")
+
+
+def _confirm(question: str, out: TextIO, stdin: TextIO) -> bool:
+    """Ask on the terminal; a non-terminal stdin cannot say yes, so it is refused with the fix."""
+    try:
+        interactive = stdin.isatty()
+    except (ValueError, OSError):
+        interactive = False
+    if not interactive:
+        raise UsageError(f"{question} needs a yes: rerun with --yes, or run it in a terminal")
+    out.write(f"{question} [y/N] ")
+    out.flush()
+    return stdin.readline().strip() in ACCEPT
+
+
+def _install(plan: _Plan) -> None:
+    """Back up a non-empty old file beside it, then write the new text atomically."""
+    path = plan.cfg.path
+    try:
+        if plan.old:
+            _write_backup(path.with_name(path.name + BACKUP_SUFFIX), plan.old)
+        write_config(path, plan.new)
+    except OSError as e:
+        raise StateError(
+            f"cannot write {path}: {e.strerror or e}; fix its permissions, then rerun hail setup"
+        ) from None
+
+
+def _write_backup(backup: Path, text: str) -> None:
+    # A config may hold tokens: the backup is private whatever the original's mode.
+    fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, NEW_FILE_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def write_config(path: Path, text: str) -> None:
+    """Write `.<name>.<pid>.tmp` beside the file, then rename it over the file.
+
+    A new file is 0600; an existing one keeps its mode. A symlinked config (a dotfiles checkout) is
+    written through to its target, so the link survives.
+    """
+    target = Path(os.path.realpath(path))
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = NEW_FILE_MODE
+    tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
+    tmp.unlink(missing_ok=True)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            # The umask must not narrow an existing file's mode.
+            os.fchmod(f.fileno(), mode)
+            f.write(text)
+        tmp.replace(target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def doctor_hook_lines(env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """`hail doctor`'s hook lines: (`ok` | `FIX` | `note`, text), one or two per handled file.
+
+    Current ⇒ `ok`; missing, outdated or unreadable ⇒ `FIX` naming the fix; hail hooks Codex has
+    not trusted yet ⇒ a `note`. Harnesses whose directory does not exist are not reported.
+    """
+    try:
+        files = config_files(env)
+    except StateError as e:
+        return [("FIX", e.message)]
+    lines: list[tuple[str, str]] = []
+    for cfg in files:
+        if not cfg.installed:
+            continue
+        try:
+            text = _read(cfg.path)
+            current = _merge(cfg, text, trust_codex=False) == text
+        except StateError as e:
+            lines.append(("FIX", e.message))
+            continue
+        if not current:
+            lines.append(
+                ("FIX", f"{cfg.name} hooks missing or outdated in {cfg.path}: run hail setup")
+            )
+            continue
+        lines.append(("ok", f"{cfg.name} hooks current ({cfg.path})"))
+        if cfg.harness == "codex":
+            untrusted = codex_untrusted(text, cfg.trust_path)
+            if untrusted:
+                lines.append(("note", _untrusted_note(untrusted, cfg.path)))
+    return lines
+
+
+def _untrusted_note(events: list[str], path: Path) -> str:
+    names = " ".join(e for e in EVENTS if e in events)
+    return (
+        f"Codex has not trusted hail's {names} hook{'s' if len(events) > 1 else ''} in {path} yet;"
+        " until then they do not run: run /hooks in Codex, or hail setup --trust-codex"
+    )

@@ -1,0 +1,452 @@
+"""`hail setup` end to end (SPEC §9, scenario 49 of §14) in a scratch HOME.
+
+Each test runs twice: through the installed `hail` entry point as a subprocess, and through
+`run_setup` in-process (the flow the click surface calls), so the flow is checked on its own too.
+Nothing here touches the real ~/.claude or ~/.codex.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import tomlkit
+
+from hail.commands.setup import doctor_hook_lines, run_setup
+from hail.errors import HailError
+from hail.hooks.setup import codex_trust_hash
+
+OLD_LINE = '[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format claude'
+DROPPED_ENV = (
+    "TMUX",
+    "TMUX_PANE",
+    "HAIL_SOCKET",
+    "HAIL_SEAT",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "CODEX_THREAD_ID",
+    "CODEX_SESSION_ID",
+)
+TRAILER = [
+    "      SessionStart: hail brief --hook",
+    "      UserPromptSubmit: hail deliver --format <harness>",
+    "      PostToolUse: hail deliver --format <harness> --event PostToolUse",
+]
+
+
+@dataclass(frozen=True)
+class Result:
+    rc: int
+    out: str
+    err: str
+
+
+class FakeTerminal(io.StringIO):
+    """A stdin that says it is a terminal, holding the user's answers."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _hail_binary() -> str:
+    beside = Path(sys.executable).parent / "hail"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("hail")
+    if found is None:
+        pytest.fail("the hail entry point is not installed (pip install -e . in the venv)")
+    return found
+
+
+@dataclass
+class World:
+    tmp: Path
+    home: Path
+    env: dict[str, str]
+    runner: str
+
+    @property
+    def claude(self) -> Path:
+        return self.home / ".claude" / "settings.json"
+
+    @property
+    def codex(self) -> Path:
+        return self.home / ".codex" / "config.toml"
+
+    def run(self, *args: str, answers: str | None = None) -> Result:
+        """`hail setup <args>`; `answers` makes stdin a terminal holding them."""
+        if self.runner == "cli":
+            return self._run_cli(args, answers)
+        out, err = io.StringIO(), io.StringIO()
+        stdin: io.StringIO = FakeTerminal(answers) if answers is not None else io.StringIO()
+        try:
+            rc = run_setup(
+                self.env,
+                check="--check" in args,
+                yes="--yes" in args,
+                trust_codex="--trust-codex" in args,
+                out=out,
+                err=err,
+                stdin=stdin,
+            )
+        except HailError as e:
+            err.write(f"error: {e.message}\n")
+            rc = e.exit_code
+        return Result(rc, out.getvalue(), err.getvalue())
+
+    def _run_cli(self, args: tuple[str, ...], answers: str | None) -> Result:
+        if answers is None:
+            proc = subprocess.run(
+                [_hail_binary(), "setup", *args],
+                env=self.env,
+                cwd=self.tmp,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            return Result(proc.returncode, proc.stdout, proc.stderr)
+        # A real terminal on stdin: the answers wait in the pty until hail reads them.
+        primary, secondary = pty.openpty()
+        try:
+            os.write(primary, answers.encode())
+            proc = subprocess.run(
+                [_hail_binary(), "setup", *args],
+                env=self.env,
+                cwd=self.tmp,
+                stdin=secondary,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+        finally:
+            os.close(secondary)
+            os.close(primary)
+        return Result(proc.returncode, proc.stdout, proc.stderr)
+
+
+@pytest.fixture(params=["cli", "inprocess"])
+def sw(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+    env.update(
+        HOME=str(home),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+    )
+    old_umask = os.umask(0o022)
+    try:
+        yield World(tmp_path, home, env, str(request.param))
+    finally:
+        os.umask(old_umask)
+
+
+def scenario_claude() -> str:
+    return (
+        json.dumps(
+            {
+                "model": "opus",
+                "hooks": {
+                    "UserPromptSubmit": [
+                        {"hooks": [{"type": "command", "command": "other-tool"}]},
+                        {"hooks": [{"type": "command", "command": OLD_LINE}]},
+                        {"matcher": "Bash", "hooks": [{"type": "command", "command": "fmt"}]},
+                    ]
+                },
+            },
+            indent=2,
+        )
+        + "\n"
+    )
+
+
+SCENARIO_CODEX = '# keep me\nmodel = "x"\n'
+
+
+def install_scenario(w: World) -> None:
+    w.claude.parent.mkdir()
+    w.claude.write_text(scenario_claude())
+    w.codex.parent.mkdir()
+    w.codex.write_text(SCENARIO_CODEX)
+
+
+def snapshot(*dirs: Path) -> dict[str, bytes]:
+    return {
+        str(p): p.read_bytes()
+        for d in dirs
+        if d.is_dir()
+        for p in sorted(d.iterdir())
+        if p.is_file()
+    }
+
+
+# --- scenario 49 ----------------------------------------------------------------------------------
+
+
+def test_scenario_49_check_reports_drift_with_a_diff_and_writes_nothing(sw: World) -> None:
+    install_scenario(sw)
+    before = snapshot(sw.claude.parent, sw.codex.parent)
+    r = sw.run("--check")
+    assert r.rc == 1, r
+    assert f"--- {sw.claude}\n+++ {sw.claude}\n" in r.out
+    assert f"--- {sw.codex}\n+++ {sw.codex}\n" in r.out
+    diff = r.out.splitlines()
+    assert any(
+        line.startswith("+") and '"command": "hail deliver --format claude"' in line
+        for line in diff
+    )
+    assert any(line.startswith("-") and "TMUX_PANE" in line for line in diff)
+    assert "drift Claude Code: run hail setup\n" in r.out
+    assert "drift Codex: run hail setup\n" in r.out
+    assert "SessionStart: hail brief --hook" not in r.out
+    assert snapshot(sw.claude.parent, sw.codex.parent) == before
+
+
+def test_scenario_49_yes_installs_replaces_in_place_and_backs_up(sw: World) -> None:
+    install_scenario(sw)
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert f"done  Claude Code: updated {sw.claude}; a new session picks it up\n" in r.out
+    assert (
+        f"done  Codex: updated {sw.codex}; run /hooks in Codex once to trust the changed hooks;"
+        " a new session picks them up\n" in r.out
+    )
+    assert r.out.splitlines()[-3:] == TRAILER
+
+    claude_text = sw.claude.read_text()
+    settings = json.loads(claude_text)
+    groups = settings["hooks"]["UserPromptSubmit"]
+    assert [h["command"] for g in groups for h in g["hooks"]] == [
+        "other-tool",
+        "hail deliver --format claude",
+        "fmt",
+    ]
+    assert groups[2]["matcher"] == "Bash"
+    assert settings["hooks"]["SessionStart"][0]["hooks"][0]["command"] == "hail brief --hook"
+    assert (
+        settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
+        == "hail deliver --format claude --event PostToolUse"
+    )
+    assert "TMUX_PANE" not in claude_text
+
+    codex_text = sw.codex.read_text()
+    assert codex_text.startswith(SCENARIO_CODEX)
+    assert "hooks = true" in codex_text
+    assert 'command = "hail brief --hook"' in codex_text
+    assert 'command = "hail deliver --format codex --event PostToolUse"' in codex_text
+
+    assert (sw.claude.parent / "settings.json.hail-backup").read_text() == scenario_claude()
+    assert (sw.codex.parent / "config.toml.hail-backup").read_text() == SCENARIO_CODEX
+    leftovers = [p.name for d in (sw.claude.parent, sw.codex.parent) for p in d.iterdir()]
+    assert not [n for n in leftovers if n.endswith(".tmp")]
+
+
+def test_scenario_49_then_check_is_clean_and_a_second_yes_changes_no_byte(sw: World) -> None:
+    install_scenario(sw)
+    assert sw.run("--yes").rc == 0
+    r = sw.run("--check")
+    assert r.rc == 0, r
+    assert r.out == (
+        f"ok    Claude Code: hail hooks current in {sw.claude}\n"
+        f"ok    Codex: hail hooks current in {sw.codex}\n"
+    )
+    before = snapshot(sw.claude.parent, sw.codex.parent)
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert "done " not in r.out
+    assert snapshot(sw.claude.parent, sw.codex.parent) == before
+
+
+def test_claude_config_dir_elsewhere_is_handled_too(sw: World) -> None:
+    install_scenario(sw)
+    other = sw.tmp / "claude-work"
+    other.mkdir()
+    (other / "settings.json").write_text(scenario_claude())
+    sw.env["CLAUDE_CONFIG_DIR"] = str(other)
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert r.out.count("done  Claude Code: updated ") == 2
+    for path in (sw.claude, other / "settings.json"):
+        assert "hail deliver --format claude --event PostToolUse" in path.read_text()
+    assert (other / "settings.json.hail-backup").exists()
+
+
+def test_claude_config_dir_naming_the_default_is_handled_once(sw: World) -> None:
+    install_scenario(sw)
+    sw.env["CLAUDE_CONFIG_DIR"] = str(sw.home / ".claude")
+    r = sw.run("--check")
+    assert r.out.count("drift Claude Code") == 1
+
+
+def test_codex_home_names_the_codex_directory(sw: World) -> None:
+    codex_home = sw.tmp / "codex-home"
+    codex_home.mkdir()
+    sw.env["CODEX_HOME"] = str(codex_home)
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert f"done  Codex: updated {codex_home / 'config.toml'};" in r.out
+    assert "hail deliver --format codex" in (codex_home / "config.toml").read_text()
+
+
+# --- prompting ------------------------------------------------------------------------------------
+
+
+def test_a_non_terminal_without_yes_is_refused_with_the_fix(sw: World) -> None:
+    install_scenario(sw)
+    before = snapshot(sw.claude.parent, sw.codex.parent)
+    r = sw.run()
+    assert r.rc == 1, r
+    assert r.err == (
+        f"error: update {sw.claude}? needs a yes: rerun with --yes, or run it in a terminal\n"
+    )
+    assert snapshot(sw.claude.parent, sw.codex.parent) == before
+
+
+def test_a_terminal_yes_writes_and_a_no_leaves_the_file(sw: World) -> None:
+    install_scenario(sw)
+    r = sw.run(answers="y\nn\n")
+    assert r.rc == 0, r
+    assert f"update {sw.claude}? [y/N] done  Claude Code: updated {sw.claude};" in r.out
+    assert f"update {sw.codex}? [y/N] left Codex: unchanged\n" in r.out
+    assert "hail brief --hook" in sw.claude.read_text()
+    assert sw.codex.read_text() == SCENARIO_CODEX
+
+
+# --- harnesses that are missing, new files, modes -------------------------------------------------
+
+
+def test_missing_harness_directories_are_skipped(sw: World) -> None:
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert r.out.splitlines() == [
+        f"skip  Claude Code: {sw.home / '.claude'} not installed",
+        f"skip  Codex: {sw.home / '.codex'} not installed",
+        *TRAILER,
+    ]
+    assert not (sw.home / ".claude").exists()
+    assert not (sw.home / ".codex").exists()
+
+
+def test_a_missing_file_is_created_0600_and_an_existing_file_keeps_its_mode(sw: World) -> None:
+    sw.claude.parent.mkdir()
+    sw.claude.write_text("{}\n")
+    sw.claude.chmod(0o640)
+    sw.codex.parent.mkdir()
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert sw.codex.stat().st_mode & 0o777 == 0o600
+    assert sw.claude.stat().st_mode & 0o777 == 0o640
+    # An empty old file is not backed up.
+    assert not (sw.codex.parent / "config.toml.hail-backup").exists()
+    assert (sw.claude.parent / "settings.json.hail-backup").read_text() == "{}\n"
+
+
+# --- invalid configs are never overwritten --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claude", "codex", "message"),
+    [
+        ('{"hooks": ', SCENARIO_CODEX, "{claude} is not a JSON object ("),
+        ('{"hooks": []}', SCENARIO_CODEX, '{claude} is not a JSON object ("hooks" is an array'),
+        ("[]", SCENARIO_CODEX, "{claude} is not a JSON object (the top level is an array)"),
+        ("{}", "model = = 1\n", "{codex} is not valid TOML ("),
+        ("{}", "hooks = 1\n", "{codex} cannot take hail's hooks (hooks is not a table)"),
+    ],
+)
+def test_an_invalid_config_is_reported_and_nothing_is_written(
+    sw: World, claude: str, codex: str, message: str
+) -> None:
+    sw.claude.parent.mkdir()
+    sw.claude.write_text(claude)
+    sw.codex.parent.mkdir()
+    sw.codex.write_text(codex)
+    before = snapshot(sw.claude.parent, sw.codex.parent)
+    for args in (["--yes"], ["--check"]):
+        r = sw.run(*args)
+        assert r.rc == 1, r
+        expected = message.format(claude=sw.claude, codex=sw.codex)
+        assert r.err.startswith("error: " + expected), r.err
+        assert r.err.endswith("; fix it, then rerun hail setup\n")
+        assert snapshot(sw.claude.parent, sw.codex.parent) == before
+
+
+# --- Codex trust ----------------------------------------------------------------------------------
+
+
+def test_trust_codex_records_trusted_hashes_for_hails_hooks(sw: World) -> None:
+    install_scenario(sw)
+    r = sw.run("--yes", "--trust-codex")
+    assert r.rc == 0, r
+    assert f"done  Codex: updated {sw.codex}; hail's hooks are trusted;" in r.out
+    text = sw.codex.read_text()
+    hooks = tomlkit.parse(text).unwrap()["hooks"]
+    key = f"{sw.codex}:post_tool_use:0:0"
+    assert hooks["state"][key] == {
+        "trusted_hash": codex_trust_hash(
+            "PostToolUse", "hail deliver --format codex --event PostToolUse", matcher=".*"
+        )
+    }
+    assert f'[hooks.state."{key}"]' in text
+    assert sw.run("--check", "--trust-codex").rc == 0
+    assert sw.run("--check").rc == 0
+
+
+def test_check_with_trust_codex_reports_missing_trust_as_drift(sw: World) -> None:
+    install_scenario(sw)
+    assert sw.run("--yes").rc == 0
+    r = sw.run("--check", "--trust-codex")
+    assert r.rc == 1, r
+    assert "drift Codex: run hail setup" in r.out
+    assert "ok    Claude Code: hail hooks current" in r.out
+
+
+# --- doctor's hook lines --------------------------------------------------------------------------
+
+
+def test_doctor_hook_lines_follow_setup(sw: World) -> None:
+    if sw.runner == "cli":
+        pytest.skip("doctor's lines are checked in-process")
+    assert doctor_hook_lines(sw.env) == []
+    install_scenario(sw)
+    assert doctor_hook_lines(sw.env) == [
+        ("FIX", f"Claude Code hooks missing or outdated in {sw.claude}: run hail setup"),
+        ("FIX", f"Codex hooks missing or outdated in {sw.codex}: run hail setup"),
+    ]
+    assert sw.run("--yes").rc == 0
+    lines = doctor_hook_lines(sw.env)
+    assert lines[:2] == [
+        ("ok", f"Claude Code hooks current ({sw.claude})"),
+        ("ok", f"Codex hooks current ({sw.codex})"),
+    ]
+    assert lines[2][0] == "note"
+    assert "SessionStart UserPromptSubmit PostToolUse hooks" in lines[2][1]
+    assert "hail setup --trust-codex" in lines[2][1]
+    assert sw.run("--yes", "--trust-codex").rc == 0
+    assert [status for status, _ in doctor_hook_lines(sw.env)] == ["ok", "ok"]
+
+
+def test_doctor_reports_an_invalid_config_as_a_fix(sw: World) -> None:
+    if sw.runner == "cli":
+        pytest.skip("doctor's lines are checked in-process")
+    sw.claude.parent.mkdir()
+    sw.claude.write_text("{")
+    assert doctor_hook_lines(sw.env) == [
+        (
+            "FIX",
+            f"{sw.claude} is not a JSON object (Expecting property name enclosed in double"
+            " quotes: line 1 column 2 (char 1)); fix it, then rerun hail setup",
+        )
+    ]
