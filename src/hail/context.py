@@ -1,56 +1,89 @@
 """Where this process runs, read once from the environment: state, directory, pane, harness, cap.
 
 Everything below takes a `Ctx` (or an env mapping) instead of reading os.environ itself, so a test
-needs only a temp directory and an environment.
+needs only a temp directory and an environment. On the hook path: plain classes, string paths.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
 
-from hail import envelope
+from hail import policy
 from hail.errors import StateError
 from hail.seat import Seat, no_seat_error, seat_of
 from hail.store.store import Store, state_root
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-def _cwd(env: Mapping[str, str]) -> Path:
+
+def cap_from(value: str | None) -> int:
+    """HAIL_ENVELOPE_MAX when it is an integer of at least 20, else the default [§4.2]."""
+    if value is not None:
+        try:
+            n = int(value.strip())
+        except ValueError:
+            return policy.DEFAULT_ENVELOPE_MAX
+        if n >= policy.MIN_ENVELOPE_MAX:
+            return n
+    return policy.DEFAULT_ENVELOPE_MAX
+
+
+def _cwd() -> str:
     try:
-        return Path(os.getcwd())
+        return os.getcwd()
     except FileNotFoundError:
         raise StateError(
             "the current directory no longer exists; cd into your workspace and run hail again"
         ) from None
 
 
-@dataclass
 class Ctx:
-    env: Mapping[str, str]
-    cwd: Path
-    home: Path | None
-    store: Store
-    pane: str
-    run_by_codex: bool
-    cap: int
-    _seat: Seat | None = field(default=None, repr=False)
-    _seat_done: bool = field(default=False, repr=False)
+    __slots__ = (
+        "_seat",
+        "_seat_done",
+        "cap",
+        "cwd",
+        "env",
+        "home",
+        "pane",
+        "run_by_codex",
+        "store",
+    )
+
+    def __init__(
+        self,
+        env: Mapping[str, str],
+        cwd: str,
+        home: str | None,
+        store: Store,
+        pane: str,
+        run_by_codex: bool,
+        cap: int,
+    ) -> None:
+        self.env = env
+        self.cwd = cwd
+        self.home = home
+        self.store = store
+        self.pane = pane
+        self.run_by_codex = run_by_codex
+        self.cap = cap
+        self._seat: Seat | None = None
+        self._seat_done = False
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Ctx:
         env = os.environ if env is None else env
-        home = env.get("HOME")
         return cls(
             env=env,
-            cwd=_cwd(env),
-            home=Path(home) if home else None,
+            cwd=_cwd(),
+            home=env.get("HOME") or None,
             store=Store(state_root(env)),
             pane=env.get("TMUX_PANE", ""),
             run_by_codex=bool(env.get("CODEX_THREAD_ID") or env.get("CODEX_SESSION_ID")),
-            cap=envelope.cap_from(env.get("HAIL_ENVELOPE_MAX")),
+            cap=cap_from(env.get("HAIL_ENVELOPE_MAX")),
         )
 
     def now(self) -> float:

@@ -6,7 +6,6 @@ Pure: no filesystem, no tmux. Everything typed into a pane passes `sanitize` fir
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
 
 from hail import policy
 
@@ -24,18 +23,6 @@ def sanitize(text: str) -> str:
         elif unicodedata.category(ch) != "Cc":
             out.append(ch)
     return "".join(out).strip()
-
-
-def cap_from(value: str | None) -> int:
-    """HAIL_ENVELOPE_MAX when it is an integer of at least 20, else the default."""
-    if value is not None:
-        try:
-            n = int(value.strip())
-        except ValueError:
-            return policy.DEFAULT_ENVELOPE_MAX
-        if n >= policy.MIN_ENVELOPE_MAX:
-            return n
-    return policy.DEFAULT_ENVELOPE_MAX
 
 
 def fold(headline: str, cap: int) -> str:
@@ -61,18 +48,30 @@ def clip(line: str, cap: int) -> str:
     return line[: limit - 1] + "…"
 
 
-@dataclass(frozen=True)
 class Head:
     """The fields an envelope or frame start line shows, in their fixed order."""
 
-    kind: str
-    sender: str
-    reply: str
-    id: str
-    headline: str
-    re: str = ""
-    scope: str = ""
-    until: str = ""
+    __slots__ = ("headline", "id", "kind", "re", "reply", "scope", "sender", "until")
+
+    def __init__(
+        self,
+        kind: str,
+        sender: str,
+        reply: str,
+        id: str,
+        headline: str,
+        re: str = "",
+        scope: str = "",
+        until: str = "",
+    ) -> None:
+        self.kind = kind
+        self.sender = sender
+        self.reply = reply
+        self.id = id
+        self.headline = headline
+        self.re = re
+        self.scope = scope
+        self.until = until
 
 
 def fields(head: Head, *, time: str = "") -> str:

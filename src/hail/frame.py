@@ -8,10 +8,13 @@ a header, an envelope or an end line stays inside its own frame with the wrong t
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 
 from hail import envelope, policy
 from hail.store.message import Message
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _FRAME_FIELDS = ("kind", "from", "reply", "id", "time", "re", "scope", "until")
 

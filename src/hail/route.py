@@ -7,7 +7,6 @@ wake, the mailbox the sender signs as, and the identity-split warning.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from hail import policy
 from hail.context import Ctx
@@ -111,7 +110,7 @@ def _pane_route(ctx: Ctx, arg: str, target: str, panes: Panes | None) -> Route:
         raise StateError(f"no pane {arg}; hail seats lists seats and their panes") from None
     pane = panes.get(pane_id)
     path = pane.path if pane is not None else ""
-    seat = find_seat(Path(path), ctx.home) if path else None
+    seat = find_seat(path, ctx.home) if path else None
     if seat is None:
         raise SeatError(
             f"pane {pane_id} is not in a seat: {path or '?'} is not in a jj workspace or git repo"

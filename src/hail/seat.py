@@ -2,30 +2,48 @@
 
 A seat is named by the nearest directory carrying `.hail-seat`, `.jj` or `.git`, never by the process
 tree, an inherited TMUX_PANE or a harness variable: those named the wrong pane in practice.
-Filesystem only.
+Filesystem only; on the hook path, so no `re`, `pathlib` or `dataclasses`.
 """
 
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 
 from hail.errors import SeatError, UsageError
 
-VERBS = ["send", "whoami", "seats", "sent", "await", "brief", "inbox", "show", "read", "type", "keys", "setup", "doctor", "gc", "deliver", "help", "version", "demo"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+VERBS = [
+    "send",
+    "whoami",
+    "seats",
+    "sent",
+    "await",
+    "brief",
+    "inbox",
+    "show",
+    "read",
+    "type",
+    "keys",
+    "setup",
+    "doctor",
+    "gc",
+    "deliver",
+    "help",
+    "version",
+    "demo",
+]
 REMOVED = ["message", "msg", "note", "migrate", "list", "who", "resolve", "id", "name", "hello"]
 RESERVED = frozenset(VERBS + REMOVED)
 
-_NAME_RE = re.compile(r"^[A-Za-z0-9._-]+$")
-_PANE_RE = re.compile(r"^%[0-9]+$")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
 
 def is_plain_name(name: str) -> bool:
     """Letters, digits, `.`, `_`, `-`; not `.` or `..`."""
-    return bool(_NAME_RE.match(name)) and name not in (".", "..")
+    return bool(name) and set(name) <= _NAME_CHARS and name not in (".", "..")
 
 
 def is_seat_name(name: str) -> bool:
@@ -34,16 +52,32 @@ def is_seat_name(name: str) -> bool:
 
 
 def is_pane_id(text: str) -> bool:
-    return bool(_PANE_RE.match(text))
+    """`%` and digits."""
+    return len(text) > 1 and text[0] == "%" and text[1:].isdigit() and text[1:].isascii()
 
 
-@dataclass(frozen=True)
 class Seat:
     """A seat: its name, the directory that names it, and how it was found."""
 
-    name: str
-    root: Path
-    source: str
+    __slots__ = ("name", "root", "source")
+
+    def __init__(self, name: str, root: str, source: str) -> None:
+        self.name = name
+        self.root = root
+        self.source = source
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Seat) and (self.name, self.root, self.source) == (
+            other.name,
+            other.root,
+            other.source,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.root, self.source))
+
+    def __repr__(self) -> str:
+        return f"Seat({self.name!r}, {self.root!r}, {self.source!r})"
 
     @property
     def bindable(self) -> bool:
@@ -51,31 +85,33 @@ class Seat:
         return not self.source.startswith("HAIL_SEAT")
 
 
-def _marker(d: Path) -> tuple[str, str] | None:
+def _marker(d: str) -> tuple[str, str] | None:
     """The (name, source) a directory's own marker gives, or None."""
-    seat_file = d / ".hail-seat"
-    if seat_file.is_file():
+    seat_file = os.path.join(d, ".hail-seat")
+    if os.path.isfile(seat_file):
         try:
-            text = seat_file.read_text(encoding="utf-8", errors="replace").strip()
+            with open(seat_file, "rb") as f:
+                text = f.read(4096).decode("utf-8", errors="replace").strip()
         except OSError:
             text = ""
         return text, ".hail-seat"
-    if (d / ".jj").is_dir():
-        return d.name, "jj workspace root"
-    if os.path.lexists(d / ".git"):
-        return d.name, "git root"
+    if os.path.isdir(os.path.join(d, ".jj")):
+        return os.path.basename(d), "jj workspace root"
+    if os.path.lexists(os.path.join(d, ".git")):
+        return os.path.basename(d), "git root"
     return None
 
 
-def find_seat(cwd: Path, home: Path | None) -> Seat | None:
+def find_seat(cwd: str, home: str | None) -> Seat | None:
     """The nearest marked directory from `cwd` upwards, stopping (exclusive) at $HOME.
 
     Raises SeatError when the marker names an invalid or reserved seat.
     """
-    home_real = _real(home) if home is not None else None
-    d = cwd
+    home_real = os.path.realpath(home) if home else None
+    # Resolved once: every parent of a resolved path is resolved too.
+    d = os.path.realpath(cwd)
     while True:
-        if home_real is not None and _real(d) == home_real:
+        if d == home_real:
             return None
         found = _marker(d)
         if found is not None:
@@ -86,12 +122,13 @@ def find_seat(cwd: Path, home: Path | None) -> Seat | None:
                     f"[A-Za-z0-9._-] (not a hail verb) to {d}/.hail-seat"
                 )
             return Seat(name, d, source)
-        if d.parent == d:
+        parent = os.path.dirname(d)
+        if parent == d:
             return None
-        d = d.parent
+        d = parent
 
 
-def seat_of(cwd: Path, home: Path | None, env: Mapping[str, str]) -> Seat | None:
+def seat_of(cwd: str, home: str | None, env: Mapping[str, str]) -> Seat | None:
     """The directory's seat, else HAIL_SEAT (never consulted when the directory names one)."""
     found = find_seat(cwd, home)
     if found is not None:
@@ -104,24 +141,16 @@ def seat_of(cwd: Path, home: Path | None, env: Mapping[str, str]) -> Seat | None
     return Seat(value, cwd, "HAIL_SEAT (no workspace here)")
 
 
-def no_seat_error(cwd: Path) -> SeatError:
+def no_seat_error(cwd: str) -> SeatError:
     return SeatError(
         f"no seat here: {cwd} is not in a jj workspace or git repo; run hail from your workspace, "
         "or add a .hail-seat file naming it"
     )
 
 
-def _real(p: Path) -> Path:
-    try:
-        return p.resolve()
-    except OSError:
-        return p
-
-
 # --- addresses [§1.3] ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class Addr:
     """A parsed target. Exactly one of the shapes is set:
 
@@ -131,10 +160,27 @@ class Addr:
     - `pane_target` alone: a tmux pane target (`%N`, `session:window.pane`, all digits).
     """
 
-    seat: str = ""
-    pane: str = ""
-    sub: bool = False
-    pane_target: str = ""
+    __slots__ = ("pane", "pane_target", "seat", "sub")
+
+    def __init__(
+        self, seat: str = "", pane: str = "", sub: bool = False, pane_target: str = ""
+    ) -> None:
+        self.seat = seat
+        self.pane = pane
+        self.sub = sub
+        self.pane_target = pane_target
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Addr) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Addr(seat={self.seat!r}, pane={self.pane!r}, sub={self.sub!r}, pane_target={self.pane_target!r})"
+
+    def _key(self) -> tuple[str, str, bool, str]:
+        return (self.seat, self.pane, self.sub, self.pane_target)
 
     @property
     def mailbox(self) -> str:
@@ -175,7 +221,7 @@ def parse_target(arg: str) -> Addr:
         if not is_plain_name(seat_part) or not is_pane_id(pane_part):
             raise _bad_target(arg)
         return Addr(seat=seat_part, pane=pane_part, sub=True)
-    if is_pane_id(arg) or arg.isdigit():
+    if is_pane_id(arg) or (arg.isdigit() and arg.isascii()):
         return Addr(pane_target=arg)
     if ":" in arg:
         # session:window.pane: tmux resolves it; refuse only what could never be one.

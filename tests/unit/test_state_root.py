@@ -28,4 +28,4 @@ def test_state_root_agrees_with_platformdirs_xdg(
 def test_state_root_is_never_the_macos_library_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("XDG_STATE_HOME", raising=False)
     monkeypatch.setenv("HOME", "/Users/someone")
-    assert state_root({"HOME": "/Users/someone"}) == Path("/Users/someone/.local/state/hail")
+    assert state_root({"HOME": "/Users/someone"}) == "/Users/someone/.local/state/hail"

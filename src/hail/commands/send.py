@@ -7,10 +7,10 @@ still delivers, exits 5 and says not to resend.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hail import envelope, ids, policy
@@ -180,11 +180,11 @@ def survey_panes(ctx: Ctx) -> tuple[Tmux | None, Panes | None]:
 
 
 def check_release(ctx: Ctx, re_id: str) -> None:
-    path = ctx.store.holds / re_id
-    hold = records.read_hold(path) or records.read_hold(ctx.store.lapsed / re_id)
+    path = os.path.join(ctx.store.holds, re_id)
+    hold = records.read_hold(path) or records.read_hold(os.path.join(ctx.store.lapsed, re_id))
     if hold is None:
         raise StateError(f"no hold with id {re_id}; hail brief lists holds in effect")
-    if hold.path.parent == ctx.store.lapsed or not hold.in_effect(ctx.now()):
+    if os.path.dirname(hold.path) == ctx.store.lapsed or not hold.in_effect(ctx.now()):
         note(
             f"{re_id} had already lapsed at {ids.iso(hold.lapses_at())}; "
             "releasing it anyway tells its recipient"
@@ -236,10 +236,10 @@ def post(
         text = records.hold_text(
             msg_id, who.primary, to.mailbox, scope, ids.iso(now), a.re or "", until, draft.headline
         )
-        fs.write_atomic(ctx.store.holds / msg_id, text)
+        fs.write_atomic(os.path.join(ctx.store.holds, msg_id), text)
     elif kind == "release" and a.re:
-        records.remove(ctx.store.holds / a.re)
-        records.remove(ctx.store.lapsed / a.re)
+        records.remove(os.path.join(ctx.store.holds, a.re))
+        records.remove(os.path.join(ctx.store.lapsed, a.re))
     return msg_id, until
 
 
@@ -247,7 +247,7 @@ def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, hea
     pending = ctx.store.mailbox(who.primary).pending
     fs.make_dirs(pending)
     fs.write_atomic(
-        pending / msg_id, records.pending_text(msg_id, kind, to.mailbox, ctx.now(), headline)
+        os.path.join(pending, msg_id), records.pending_text(msg_id, kind, to.mailbox, ctx.now(), headline)
     )
 
 
@@ -256,7 +256,7 @@ def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, hea
 
 def not_woken_tail(ctx: Ctx, to: Route) -> str:
     root = ctx.store.bound_root(to.seat)
-    if root is not None and not Path(root).exists():
+    if root is not None and not os.path.exists(root):
         return (
             f". Its workspace {root} is gone, so no hook will read it; do not resend "
             "(hail doctor lists such seats)"

@@ -8,10 +8,8 @@ no click, libtmux or tomlkit and starts no process: it runs on every prompt and 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from pathlib import Path
 
-from hail import frame, policy
+from hail import policy
 from hail.context import Ctx
 from hail.hooks import protocol
 from hail.store import fs
@@ -22,12 +20,14 @@ from hail.store.store import state_root
 _PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
 
 
-@dataclass
 class Claims:
     """Messages claimed by this call; `give_back_all` undoes them when output fails."""
 
-    taken: list[tuple[Mailbox, Path, Message]] = field(default_factory=list)
-    more: int = 0
+    __slots__ = ("more", "taken")
+
+    def __init__(self) -> None:
+        self.taken: list[tuple[Mailbox, str, Message]] = []
+        self.more = 0
 
     def give_back_all(self) -> None:
         for box, path, _ in self.taken:
@@ -56,15 +56,18 @@ def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
             path = box.claim(unread.id, "injected")
             if path is None:
                 continue  # another reader won the race
-            claims.taken.append((box, path, Message()))
-            text = fs.read_text(path) or ""
-            msg = parse(text)
+            claims.taken.append((box, path, Message()))  # given back even if reading fails
+            msg = parse(fs.read_text(path) or "")
             claims.taken[-1] = (box, path, msg)
+            from hail import frame  # only imported when there is mail to frame
+
             used += frame.frame_bytes(frame.frame(_PLACEHOLDER_TOKEN, msg))
     return claims
 
 
 def render(claims: Claims) -> str:
+    from hail import frame
+
     messages = [msg for _, _, msg in claims.taken]
     token = frame.draw_token(t for msg in messages for t in frame.texts_of(msg))
     lines = [frame.preamble(len(messages), token)]
@@ -105,7 +108,7 @@ def deliver(fmt: str | None, event: str) -> int:
         text = render(claims)
     except Exception as exc:
         claims.give_back_all()
-        log = ctx.store.hook_log if ctx is not None else state_root(os.environ) / "hook-errors.log"
+        log = ctx.store.hook_log if ctx else os.path.join(state_root(os.environ), "hook-errors.log")
         protocol.log_error(log, "deliver", exc)
         return 0
     out = protocol.hook_json(event, text) if fmt is not None else text

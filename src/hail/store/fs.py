@@ -6,23 +6,22 @@ a permissive one cannot expose it. Existing files and directories keep their mod
 
 from __future__ import annotations
 
-import contextlib
 import os
-from pathlib import Path
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 
 
-def make_dirs(path: Path) -> None:
+def make_dirs(path: str) -> None:
     """Create `path` and any missing parents, each 0700 (os.makedirs would set the last level only)."""
-    missing: list[Path] = []
+    missing: list[str] = []
     p = path
-    while not p.is_dir():
+    while not os.path.isdir(p):
         missing.append(p)
-        if p.parent == p:
+        parent = os.path.dirname(p)
+        if parent == p:
             break
-        p = p.parent
+        p = parent
     for d in reversed(missing):
         try:
             os.mkdir(d, DIR_MODE)
@@ -31,7 +30,7 @@ def make_dirs(path: Path) -> None:
         os.chmod(d, DIR_MODE)
 
 
-def write_new(path: Path, data: bytes, *, sync: bool) -> None:
+def write_new(path: str, data: bytes, *, sync: bool) -> None:
     """Create `path` exclusively (0600) and write `data`; fsync when asked."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     try:
@@ -46,31 +45,38 @@ def write_new(path: Path, data: bytes, *, sync: bool) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: str, text: str) -> None:
     """Records and configs: write `.<name>.<pid>.tmp` beside the target, then rename over it."""
-    tmp = path.parent / f".{path.name}.{os.getpid()}.tmp"
-    with contextlib.suppress(FileNotFoundError):
+    head, name = os.path.split(path)
+    tmp = os.path.join(head, f".{name}.{os.getpid()}.tmp")
+    try:
         os.unlink(tmp)
+    except FileNotFoundError:
+        pass
     try:
         write_new(tmp, text.encode("utf-8"), sync=False)
         os.replace(tmp, path)
     except BaseException:
-        with contextlib.suppress(OSError):
+        try:
             os.unlink(tmp)
+        except OSError:
+            pass
         raise
 
 
-def touch(path: Path) -> None:
+def touch(path: str) -> None:
     """Create an empty 0600 file if missing, then set its mtime to now."""
     try:
         os.utime(path)
     except FileNotFoundError:
-        with contextlib.suppress(FileExistsError):
+        try:
             write_new(path, b"", sync=False)
+        except FileExistsError:
+            pass
         os.utime(path)
 
 
-def list_names(path: Path) -> list[str]:
+def list_names(path: str) -> list[str]:
     """Entries of a directory, hidden ones ignored; a missing directory lists nothing."""
     try:
         return [n for n in os.listdir(path) if not n.startswith(".")]
@@ -78,7 +84,7 @@ def list_names(path: Path) -> list[str]:
         return []
 
 
-def read_text(path: Path) -> str | None:
+def read_text(path: str) -> str | None:
     """The file's text (invalid UTF-8 replaced), or None when it is missing."""
     try:
         with open(path, "rb") as f:
@@ -87,7 +93,7 @@ def read_text(path: Path) -> str | None:
         return None
 
 
-def mtime(path: Path) -> float | None:
+def mtime(path: str) -> float | None:
     try:
         return os.stat(path).st_mtime
     except (FileNotFoundError, NotADirectoryError):

@@ -2,95 +2,92 @@
 
 A message becomes visible in `new/` only by rename after fsync, and is claimed by renaming it into
 `cur/`: of several claimers exactly one rename succeeds, and "not found" means another one won.
+Paths are plain strings: this runs on every hook call, and pathlib costs more to import than the work.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 from hail.store import fs
 
 HOWS = ("injected", "read", "inline")
 
 
-@dataclass(frozen=True)
 class Unread:
     """An unread message file, with what ordering and the delivery budget need."""
 
-    id: str
-    path: Path
-    mtime_ns: int
-    size: int
+    __slots__ = ("id", "mtime_ns", "path", "size")
+
+    def __init__(self, msg_id: str, path: str, mtime_ns: int, size: int) -> None:
+        self.id = msg_id
+        self.path = path
+        self.mtime_ns = mtime_ns
+        self.size = size
 
 
 class Mailbox:
     """The directory `seats/<name>/` of one mailbox (a seat or a sub-seat)."""
 
-    def __init__(self, path: Path) -> None:
+    __slots__ = ("cur", "hooked", "name", "new", "path", "pending", "tmp")
+
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.name = path.name
-
-    @property
-    def new(self) -> Path:
-        return self.path / "new"
-
-    @property
-    def cur(self) -> Path:
-        return self.path / "cur"
-
-    @property
-    def tmp(self) -> Path:
-        return self.path / "tmp"
-
-    @property
-    def pending(self) -> Path:
-        return self.path / "pending"
-
-    @property
-    def hooked(self) -> Path:
-        return self.path / "hooked"
+        self.name = os.path.basename(path)
+        self.new = os.path.join(path, "new")
+        self.cur = os.path.join(path, "cur")
+        self.tmp = os.path.join(path, "tmp")
+        self.pending = os.path.join(path, "pending")
+        self.hooked = os.path.join(path, "hooked")
 
     def exists(self) -> bool:
-        return self.path.is_dir()
+        return os.path.isdir(self.path)
 
     # --- writing -------------------------------------------------------------------------------
 
-    def post(self, msg_id: str, text: str, *, inline: bool) -> Path:
+    def post(self, msg_id: str, text: str, *, inline: bool) -> str:
         """Write tmp/<id>.md, fsync, rename to new/<id>.md (or cur/<id>.inline.md). Durable on return."""
         fs.make_dirs(self.tmp)
         fs.make_dirs(self.new)
         fs.make_dirs(self.cur)
-        tmp = self.tmp / f"{msg_id}.md"
+        tmp = os.path.join(self.tmp, f"{msg_id}.md")
         fs.write_new(tmp, text.encode("utf-8"), sync=True)
-        dest = self.cur / f"{msg_id}.inline.md" if inline else self.new / f"{msg_id}.md"
+        if inline:
+            dest = os.path.join(self.cur, f"{msg_id}.inline.md")
+        else:
+            dest = os.path.join(self.new, f"{msg_id}.md")
         os.rename(tmp, dest)
-        _sync_dir(dest.parent)
+        _sync_dir(os.path.dirname(dest))
         return dest
 
-    def claim(self, msg_id: str, how: str) -> Path | None:
+    def claim(self, msg_id: str, how: str) -> str | None:
         """Rename new/<id>.md into cur/; None when another claimer won the race."""
-        dest = self.cur / f"{msg_id}.{how}.md"
+        dest = os.path.join(self.cur, f"{msg_id}.{how}.md")
         try:
-            os.rename(self.new / f"{msg_id}.md", dest)
+            os.rename(os.path.join(self.new, f"{msg_id}.md"), dest)
         except FileNotFoundError:
             return None
         # The receipt time is the mtime; a crash before this leaves the (earlier) send time.
-        with contextlib.suppress(FileNotFoundError):
+        try:
             os.utime(dest)
+        except FileNotFoundError:
+            pass
         return dest
 
-    def give_back(self, claimed: Path) -> None:
+    def give_back(self, claimed: str) -> None:
         """Undo a claim so the message is delivered again under the same id; errors ignored."""
-        msg_id = claimed.name.split(".", 1)[0]
-        with contextlib.suppress(OSError):
-            os.rename(claimed, self.new / f"{msg_id}.md")
+        msg_id = os.path.basename(claimed).split(".", 1)[0]
+        try:
+            os.rename(claimed, os.path.join(self.new, f"{msg_id}.md"))
+        except OSError:
+            pass
 
     def touch_hooked(self) -> None:
-        fs.make_dirs(self.path)
-        fs.touch(self.hooked)
+        try:
+            os.utime(self.hooked)
+        except FileNotFoundError:
+            fs.make_dirs(self.path)
+            fs.touch(self.hooked)
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -100,7 +97,7 @@ class Mailbox:
         for name in fs.list_names(self.new):
             if not name.endswith(".md"):
                 continue
-            path = self.new / name
+            path = os.path.join(self.new, name)
             try:
                 st = os.stat(path)
             except FileNotFoundError:
@@ -112,19 +109,19 @@ class Mailbox:
     def unread_count(self) -> int:
         return sum(1 for n in fs.list_names(self.new) if n.endswith(".md"))
 
-    def claimed(self) -> list[tuple[str, str, Path]]:
+    def claimed(self) -> list[tuple[str, str, str]]:
         """Every claimed message as (id, how, path). Lists cur/: not for hook paths."""
         out = []
         for name in fs.list_names(self.cur):
             parts = name.rsplit(".", 2)
             if len(parts) == 3 and parts[2] == "md" and parts[1] in HOWS:
-                out.append((parts[0], parts[1], self.cur / name))
+                out.append((parts[0], parts[1], os.path.join(self.cur, name)))
         return out
 
-    def receipt_of(self, msg_id: str) -> tuple[str, float, Path] | None:
+    def receipt_of(self, msg_id: str) -> tuple[str, float, str] | None:
         """(how, receipt time, path) when the id is claimed here; at most three stats."""
         for how in HOWS:
-            path = self.cur / f"{msg_id}.{how}.md"
+            path = os.path.join(self.cur, f"{msg_id}.{how}.md")
             t = fs.mtime(path)
             if t is not None:
                 return how, t, path
@@ -134,7 +131,7 @@ class Mailbox:
         return fs.mtime(self.hooked)
 
 
-def _sync_dir(path: Path) -> None:
+def _sync_dir(path: str) -> None:
     """Make a rename durable where the platform allows fsync on a directory."""
     try:
         fd = os.open(path, os.O_RDONLY)

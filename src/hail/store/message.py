@@ -5,17 +5,29 @@ Pure. Parsing is lenient so files of older versions read too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 HEADER_ORDER = ("from", "reply", "kind", "id", "time", "re", "scope", "until", "ask")
 
 
-@dataclass(frozen=True)
 class Message:
     """A parsed message. `headline` is the `ask:` header; a headline-only message stores it as body."""
 
-    headers: dict[str, str] = field(default_factory=dict)
-    body: str = ""
+    __slots__ = ("body", "headers")
+
+    def __init__(self, headers: dict[str, str] | None = None, body: str = "") -> None:
+        self.headers = headers if headers is not None else {}
+        self.body = body
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and (self.headers, self.body) == (
+            other.headers,
+            other.body,
+        )
+
+    def __hash__(self) -> int:
+        return hash((tuple(self.headers.items()), self.body))
+
+    def __repr__(self) -> str:
+        return f"Message({self.headers!r}, {self.body!r})"
 
     def get(self, key: str) -> str:
         return self.headers.get(key, "")

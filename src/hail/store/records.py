@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-from dataclasses import dataclass
-from pathlib import Path
 
 from hail import ids, policy
 from hail.seat import parse_mailbox
@@ -17,18 +14,39 @@ def _addr(value: str) -> str:
     return value if parse_mailbox(value) is not None else "?"
 
 
-@dataclass(frozen=True)
 class Hold:
-    id: str
-    kind: str
-    issuer: str
-    to: str
-    scope: str
-    time: str
-    re: str
-    expires: str
-    headline: str
-    path: Path
+    """A hold record; lapse is a read-time filter that every reader applies alike [§8]."""
+
+    __slots__ = ("expires", "headline", "id", "issuer", "kind", "path", "re", "scope", "time", "to")
+
+    def __init__(
+        self,
+        id: str,
+        kind: str,
+        issuer: str,
+        to: str,
+        scope: str,
+        time: str,
+        re: str,
+        expires: str,
+        headline: str,
+        path: str,
+    ) -> None:
+        self.id = id
+        self.kind = kind
+        self.issuer = issuer
+        self.to = to
+        self.scope = scope
+        self.time = time
+        self.re = re
+        self.expires = expires
+        self.headline = headline
+        self.path = path
+
+    def __repr__(self) -> str:
+        return (
+            f"Hold({self.id!r}, issuer={self.issuer!r}, to={self.to!r}, expires={self.expires!r})"
+        )
 
     def lapses_at(self) -> float:
         """`expires`, else `time` + 7 d for an old `block` and + 8 h otherwise, else the epoch."""
@@ -57,13 +75,13 @@ def hold_text(
     return render_record(pairs)
 
 
-def read_hold(path: Path) -> Hold | None:
+def read_hold(path: str) -> Hold | None:
     text = fs.read_text(path)
     if text is None:
         return None
     r = parse_record(text)
     return Hold(
-        id=path.name,
+        id=os.path.basename(path),
         kind=r.get("kind", "hold"),
         issuer=_addr(r.get("issuer", "")),
         to=_addr(r.get("to", "")),
@@ -76,26 +94,33 @@ def read_hold(path: Path) -> Hold | None:
     )
 
 
-def read_holds(directory: Path) -> list[Hold]:
+def read_holds(directory: str) -> list[Hold]:
     """Every hold record in a directory (not recursive), newest first."""
     out = []
     for name in sorted(fs.list_names(directory), reverse=True):
-        path = directory / name
-        if path.is_file():
+        path = os.path.join(directory, name)
+        if os.path.isfile(path):
             hold = read_hold(path)
             if hold is not None:
                 out.append(hold)
     return out
 
 
-@dataclass(frozen=True)
 class Pending:
-    id: str
-    kind: str
-    to: str
-    epoch: float
-    headline: str
-    path: Path
+    """A send from this mailbox that has no receipt yet."""
+
+    __slots__ = ("epoch", "headline", "id", "kind", "path", "to")
+
+    def __init__(self, id: str, kind: str, to: str, epoch: float, headline: str, path: str) -> None:
+        self.id = id
+        self.kind = kind
+        self.to = to
+        self.epoch = epoch
+        self.headline = headline
+        self.path = path
+
+    def __repr__(self) -> str:
+        return f"Pending({self.id!r}, to={self.to!r}, epoch={self.epoch!r})"
 
 
 def pending_text(msg_id: str, kind: str, to: str, epoch: float, headline: str) -> str:
@@ -104,11 +129,11 @@ def pending_text(msg_id: str, kind: str, to: str, epoch: float, headline: str) -
     return render_record(pairs)
 
 
-def read_pending(directory: Path) -> list[Pending]:
+def read_pending(directory: str) -> list[Pending]:
     """A mailbox's pending sends, newest first."""
     out = []
     for name in sorted(fs.list_names(directory), reverse=True):
-        path = directory / name
+        path = os.path.join(directory, name)
         text = fs.read_text(path)
         if text is None:
             continue
@@ -125,6 +150,8 @@ def read_pending(directory: Path) -> list[Pending]:
     return out
 
 
-def remove(path: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
+def remove(path: str) -> None:
+    try:
         os.unlink(path)
+    except FileNotFoundError:
+        pass

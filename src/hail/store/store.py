@@ -6,9 +6,6 @@ Layout and formats: SPEC §3. Only verbs that write call `ensure()`; readers nev
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
-from pathlib import Path
 
 from hail import ids, policy
 from hail.errors import SeatError, StateError
@@ -17,8 +14,12 @@ from hail.store import fs
 from hail.store.maildir import Mailbox
 from hail.store.message import Message, parse
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
-def state_root(env: Mapping[str, str]) -> Path:
+
+def state_root(env: Mapping[str, str]) -> str:
     """`$XDG_STATE_HOME/hail`, else `~/.local/state/hail`, on Linux and macOS alike [§3.1].
 
     The same answer as platformdirs' XDG (Unix) implementation, computed without importing it,
@@ -28,17 +29,24 @@ def state_root(env: Mapping[str, str]) -> Path:
     if not base.strip():
         home = env.get("HOME") or os.path.expanduser("~")
         base = os.path.join(home, ".local", "state")
-    return Path(base) / "hail"
+    return os.path.join(base, "hail")
 
 
-@dataclass(frozen=True)
 class Receipt:
     """What `hail sent` reports: `how` is injected, read, inline, delivered or unknown."""
 
-    how: str
-    time: float | None = None
-    path: Path | None = None
-    mailbox: str = ""
+    __slots__ = ("how", "mailbox", "path", "time")
+
+    def __init__(
+        self, how: str, time: float | None = None, path: str | None = None, mailbox: str = ""
+    ) -> None:
+        self.how = how
+        self.time = time
+        self.path = path
+        self.mailbox = mailbox
+
+    def __repr__(self) -> str:
+        return f"Receipt({self.how!r}, {self.time!r}, {self.path!r}, {self.mailbox!r})"
 
     @property
     def received(self) -> bool:
@@ -51,23 +59,24 @@ class Receipt:
 class Store:
     """The state root. Cheap to build: nothing is read or created until asked."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: str) -> None:
+        j = os.path.join
         self.root = root
-        self.seats = root / "seats"
-        self.ids = root / "ids"
-        self.holds = root / "holds"
-        self.lapsed = root / "holds" / "lapsed"
-        self.archive = root / "archive"
-        self.archive_index = root / "archive" / "index"
-        self.read_marks = root / "read"
-        self.hook_log = root / "hook-errors.log"
+        self.seats = j(root, "seats")
+        self.ids = j(root, "ids")
+        self.holds = j(root, "holds")
+        self.lapsed = j(root, "holds", "lapsed")
+        self.archive = j(root, "archive")
+        self.archive_index = j(root, "archive", "index")
+        self.read_marks = j(root, "read")
+        self.hook_log = j(root, "hook-errors.log")
 
     def ensure(self) -> None:
-        if not self.root.is_dir():
+        if not os.path.isdir(self.root):
             fs.make_dirs(self.root)
 
     def mailbox(self, name: str) -> Mailbox:
-        return Mailbox(self.seats / name)
+        return Mailbox(os.path.join(self.seats, name))
 
     def mailbox_names(self) -> list[str]:
         """Every mailbox directory with a valid name."""
@@ -75,8 +84,11 @@ class Store:
 
     # --- bindings [§1.1] -----------------------------------------------------------------------
 
+    def root_file(self, seat: str) -> str:
+        return os.path.join(self.seats, seat, "root")
+
     def bound_root(self, seat: str) -> str | None:
-        text = fs.read_text(self.seats / seat / "root")
+        text = fs.read_text(self.root_file(seat))
         return None if text is None else text.rstrip("\n")
 
     def check_binding(self, seat: Seat) -> None:
@@ -84,7 +96,7 @@ class Store:
         if not seat.bindable:
             return
         bound = self.bound_root(seat.name)
-        if bound is not None and bound != str(seat.root):
+        if bound is not None and bound != seat.root:
             raise SeatError(
                 f"seat {seat.name} is bound to {bound}; add .hail-seat with another name in {seat.root}"
             )
@@ -93,13 +105,17 @@ class Store:
         """Record the seat's root on first use; refuse a second root under the same name."""
         if not seat.bindable:
             return
-        self.check_binding(seat)
-        if self.bound_root(seat.name) is None:
-            d = self.seats / seat.name
-            fs.make_dirs(d)
-            fs.write_atomic(d / "root", f"{seat.root}\n")
+        bound = self.bound_root(seat.name)
+        if bound is None:
+            fs.make_dirs(os.path.join(self.seats, seat.name))
+            fs.write_atomic(self.root_file(seat.name), f"{seat.root}\n")
+        elif bound != seat.root:
+            self.check_binding(seat)
 
     # --- ids [§2] ------------------------------------------------------------------------------
+
+    def id_path(self, msg_id: str) -> str:
+        return os.path.join(self.ids, msg_id)
 
     def reserve_id(self, mailbox: str, now: float) -> str:
         """An id no other message has: its `ids/<id>` link is created exclusively."""
@@ -108,7 +124,7 @@ class Store:
         for _ in range(policy.ID_ATTEMPTS):
             msg_id = ids.draw(stamp)
             try:
-                os.symlink(mailbox, self.ids / msg_id)
+                os.symlink(mailbox, self.id_path(msg_id))
             except FileExistsError:
                 continue
             return msg_id
@@ -117,14 +133,14 @@ class Store:
     def lookup(self, msg_id: str) -> str | None:
         """The mailbox the id was sent to (one readlink), or None."""
         try:
-            target = os.readlink(self.ids / msg_id)
+            target = os.readlink(self.id_path(msg_id))
         except OSError:
             return None
         return target if parse_mailbox(target) is not None else None
 
     # --- receipts [§3.8] -----------------------------------------------------------------------
 
-    def status(self, msg_id: str) -> Receipt:
+    def status(self, msg_id: str, *, archive: bool = True) -> Receipt:
         """The receipt of an id: index, then at most four stats; the archive only on a miss."""
         if not ids.is_valid_user_id(msg_id):
             return Receipt("unknown")
@@ -133,11 +149,12 @@ class Store:
             found = _status_in(self.mailbox(mailbox), msg_id)
             if found is not None:
                 return found
-        archived = self.archived_mailbox(msg_id)
-        if archived is not None:
-            found = _status_in(archived, msg_id)
-            if found is not None:
-                return found
+        if archive:
+            archived = self.archived_mailbox(msg_id)
+            if archived is not None:
+                found = _status_in(archived, msg_id)
+                if found is not None:
+                    return found
         return Receipt("unknown")
 
     def archived_mailbox(self, msg_id: str) -> Mailbox | None:
@@ -150,8 +167,8 @@ class Store:
         for line in text.split("\n"):
             if line.startswith(prefix):
                 parts = line.split(" ")
-                if len(parts) == 3 and parse_mailbox(parts[2]) is not None and "/" not in parts[1]:
-                    found = Mailbox(self.archive / parts[1] / parts[2])
+                if len(parts) == 3 and parse_mailbox(parts[2]) is not None and _is_month(parts[1]):
+                    found = Mailbox(os.path.join(self.archive, parts[1], parts[2]))
         return found
 
     def find(self, msg_id: str) -> tuple[Message, Receipt] | None:
@@ -165,12 +182,16 @@ class Store:
         return parse(text), receipt
 
 
+def _is_month(text: str) -> bool:
+    return len(text) == 7 and text[4] == "-" and text[:4].isdigit() and text[5:].isdigit()
+
+
 def _status_in(box: Mailbox, msg_id: str) -> Receipt | None:
     claimed = box.receipt_of(msg_id)
     if claimed is not None:
         how, t, path = claimed
         return Receipt(how, t, path, box.name)
-    new = box.new / f"{msg_id}.md"
-    if new.exists():
+    new = os.path.join(box.new, f"{msg_id}.md")
+    if os.path.exists(new):
         return Receipt("delivered", None, new, box.name)
     return None
