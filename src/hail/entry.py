@@ -30,10 +30,11 @@ def main(argv: list[str] | None = None) -> int:
         code = 0
     except KeyboardInterrupt:
         code = 130
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
+    if sys.stdout is not None:  # None when fd 1 was closed at startup (`hail deliver >&-`)
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _silence_stdout()
     return code
 
 

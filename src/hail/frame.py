@@ -33,8 +33,9 @@ def draw_token(texts: Iterable[str]) -> str:
 
 
 def texts_of(msg: Message) -> list[str]:
-    """What a token must not occur in: header values, headline and body."""
-    return [*msg.headers.values(), msg.body]
+    """What a token must not occur in: header values as stored and as rendered, and the body."""
+    values = list(msg.headers.values())
+    return [*values, *(envelope.sanitize(v) for v in values), msg.body]
 
 
 def preamble(n: int, token: str) -> str:

@@ -7,8 +7,9 @@ import sys
 
 
 def emit(text: str = "") -> None:
-    """One result line on stdout."""
-    sys.stdout.write(text + "\n")
+    """One result line on stdout (nothing when fd 1 was closed at startup)."""
+    if sys.stdout is not None:
+        sys.stdout.write(text + "\n")
 
 
 def note(text: str) -> None:

@@ -114,6 +114,6 @@ def deliver(fmt: str | None, event: str) -> int:
     out = protocol.hook_json(event, text) if fmt is not None else text
     try:
         protocol.write_stdout(out + "\n")
-    except OSError:
+    except Exception:  # the text did not reach the agent: deliver it again later, same id
         claims.give_back_all()
     return 0

@@ -45,8 +45,23 @@ def available_payload() -> object | None:
     try:
         payload: object = json.loads(data.decode("utf-8", errors="replace"))
     except ValueError:
-        return None
+        # Cut at the read limit (a large tool response): keep only what decides the guard, so
+        # mail is never injected into a sub-agent's context, which is thrown away.
+        return {"agent_id": "?"} if _names_an_agent(data) else None
     return payload
+
+
+def _names_an_agent(data: bytes) -> bool:
+    """Whether raw JSON text holds `"agent_id": "<something>"` anywhere (safe side: mail waits)."""
+    at = data.find(b'"agent_id"')
+    while at >= 0:
+        rest = data[at + 10 :].lstrip(b" \t\r\n")
+        if rest[:1] == b":":
+            value = rest[1:].lstrip(b" \t\r\n")
+            if value[:1] == b'"' and value[1:2] not in (b'"', b""):
+                return True
+        at = data.find(b'"agent_id"', at + 1)
+    return False
 
 
 def is_subagent_call(payload: object | None) -> bool:
