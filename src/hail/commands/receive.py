@@ -10,9 +10,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import dataclass
 
-from hail import frame, ids, policy
+from hail import ids, policy
 from hail.context import Ctx
 from hail.errors import StateError, UsageError
 from hail.output import emit
@@ -33,14 +32,16 @@ def sent(ctx: Ctx, msg_id: str) -> int:
 # --- await [§5.5] --------------------------------------------------------------------------------
 
 
-@dataclass
 class _Watch:
     """One awaited id. The archive index is read at most once for it, at its first miss."""
 
-    id: str
-    receipt: Receipt | None = None
-    archive_read: bool = False
-    archived: Mailbox | None = None
+    __slots__ = ("archive_read", "archived", "id", "receipt")
+
+    def __init__(self, msg_id: str) -> None:
+        self.id = msg_id
+        self.receipt: Receipt | None = None
+        self.archive_read = False
+        self.archived: Mailbox | None = None
 
     def poll(self, store: Store) -> None:
         if self.receipt is not None or not ids.is_valid_user_id(self.id):
@@ -95,16 +96,20 @@ def await_(ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool) -> int:
 # --- inbox [§5.7] and show [§5.8] ----------------------------------------------------------------
 
 
-@dataclass
 class _Shown:
     """A message to print, with the receipt it had before this call (None when unread)."""
 
-    msg: Message
-    receipt: str | None
+    __slots__ = ("msg", "receipt")
+
+    def __init__(self, msg: Message, receipt: str | None) -> None:
+        self.msg = msg
+        self.receipt = receipt
 
 
 def _framed(items: list[_Shown]) -> list[str]:
     """Preamble, then per message its `receipt:` line (when it had one) and its frame [§6.4]."""
+    from hail import frame
+
     token = frame.draw_token(t for item in items for t in frame.texts_of(item.msg))
     lines = [frame.preamble(len(items), token)]
     for item in items:

@@ -8,9 +8,7 @@ records that got a receipt or lapsed, and it retires the caller's own lapsed hol
 
 from __future__ import annotations
 
-import contextlib
 import os
-from dataclasses import dataclass, field
 
 from hail import envelope, ids, policy
 from hail.context import Ctx
@@ -29,15 +27,17 @@ FIRST_LINE = (
 MORE_HINT = "(hail brief --all)"
 
 
-@dataclass
 class Section:
     """A header and its items; items past the limit become one `… <k> more` line."""
 
-    header: str
-    items: list[str] = field(default_factory=list)
-    total: int = 0
-    #: Ages in days of the items not shown, for the `oldest <d>d` of hold sections.
-    hidden_ages: list[int] | None = None
+    __slots__ = ("header", "hidden_ages", "items", "total")
+
+    def __init__(self, header: str, total: int = 0) -> None:
+        self.header = header
+        self.items: list[str] = []
+        self.total = total
+        #: Ages in days of the items not shown, for the `oldest <d>d` of hold sections.
+        self.hidden_ages: list[int] | None = None
 
 
 def brief(ctx: Ctx, *, all_: bool) -> int:
@@ -67,8 +67,10 @@ def brief_hook(*, all_: bool) -> int:
         protocol.log_error(log, "brief", exc)
         return 0
     if text:
-        with contextlib.suppress(OSError):
+        try:
             protocol.write_stdout(text)
+        except OSError:  # nobody reads: the brief is shown again at the next session start
+            pass
     return 0
 
 
