@@ -78,6 +78,9 @@ AWAIT_DEFAULT_TIMEOUT = 600.0
 GC_DEFAULT_DAYS = 90
 #: doctor flags a mailbox keeping more read messages than this [§10].
 DOCTOR_CUR_MAX = 5000
+#: doctor reports hook errors of this recent past, each clipped to this many characters [§10].
+DOCTOR_HOOK_LOG_SECONDS = 7 * 86400
+DOCTOR_LOG_LINE_MAX = 160
 #: doctor lists at most this many mailboxes with unread mail nobody sees [§10].
 DOCTOR_UNREAD_LINES = 8
 #: Unknown seat suggestions [§5.1.5].

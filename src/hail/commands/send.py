@@ -247,7 +247,8 @@ def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, hea
     pending = ctx.store.mailbox(who.primary).pending
     fs.make_dirs(pending)
     fs.write_atomic(
-        os.path.join(pending, msg_id), records.pending_text(msg_id, kind, to.mailbox, ctx.now(), headline)
+        os.path.join(pending, msg_id),
+        records.pending_text(msg_id, kind, to.mailbox, ctx.now(), headline),
     )
 
 

@@ -1,0 +1,84 @@
+{
+  description = "hail: messages between coding agents (Claude Code, Codex) that share one tmux server";
+
+  # No nixConfig substituters: no public binary cache holds this package, so
+  # one would only slow every build down and ask users to trust a key.
+  inputs.nixpkgs.url = "github:NixOS/nixpkgs/nixos-unstable";
+
+  outputs =
+    { self, nixpkgs }:
+    let
+      inherit (nixpkgs) lib;
+
+      systems = [
+        "aarch64-darwin"
+        "x86_64-darwin"
+        "aarch64-linux"
+        "x86_64-linux"
+      ];
+      forAllSystems = f: lib.genAttrs systems (system: f nixpkgs.legacyPackages.${system});
+
+      packageFor = pkgs: self.packages.${pkgs.stdenv.hostPlatform.system}.default;
+    in
+    {
+      packages = forAllSystems (
+        pkgs:
+        let
+          hail = pkgs.callPackage ./nix/package.nix { };
+        in
+        {
+          inherit hail;
+          default = hail;
+        }
+      );
+
+      apps = forAllSystems (
+        pkgs:
+        let
+          hail = {
+            type = "app";
+            program = "${packageFor pkgs}/bin/hail";
+            meta.description = "hail CLI";
+          };
+        in
+        {
+          inherit hail;
+          default = hail;
+        }
+      );
+
+      homeManagerModules = {
+        hail = import ./nix/home-manager.nix { inherit self; };
+        default = self.homeManagerModules.hail;
+      };
+
+      checks = forAllSystems (pkgs: {
+        # The build runs the unit and CLI tests and the install check.
+        package = packageFor pkgs;
+        module = import ./tests/nix/module-check.nix { inherit pkgs self; };
+      });
+
+      devShells = forAllSystems (pkgs: {
+        default = pkgs.mkShell {
+          packages = [
+            (pkgs.python3.withPackages (ps: [
+              ps.click
+              ps.libtmux
+              ps.platformdirs
+              ps.tomlkit
+              ps.pytest
+              ps.hypothesis
+              ps.mypy
+            ]))
+            pkgs.ruff
+            pkgs.tmux
+            pkgs.just
+            pkgs.jq
+          ];
+        };
+      });
+
+      # The skill's source tree, for configurations that link skills themselves.
+      skillsDir = "${self}/skills";
+    };
+}

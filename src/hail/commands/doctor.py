@@ -1,0 +1,288 @@
+"""`hail doctor`: one line per check (`ok`, `FIX`, `note`) in the order of SPEC §10; writes nothing.
+
+Exit 1 when any line is a `FIX`. Notes (steps 8–11) never change the exit code. The seat is only
+compared with its binding, never bound. The mailbox checks share one scan with `hail gc`, so "gc is
+due" is exactly what gc would do with the default age; that scan is the only work that grows with
+history (one listing of each `new/` and `cur/`, one stat per read message).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hail import __version__, ids, policy
+from hail.context import Ctx
+from hail.errors import HailError
+from hail.output import emit
+from hail.seat import Seat, parse_mailbox
+from hail.store import fs
+from hail.store import gc as store_gc
+
+if TYPE_CHECKING:
+    from hail.transport.panes import Panes
+
+PREFIX: dict[str, str] = {"ok": "ok   ", "FIX": "FIX  ", "note": "note "}
+
+#: Mail unread by a mailbox whose hooks have not run within this counts as unseen [§10 item 8].
+HOOK_STALE_SECONDS = policy.HOOKED_FRESH_SECONDS
+HOOK_LOG_WINDOW_SECONDS = policy.DOCTOR_HOOK_LOG_SECONDS
+HOOK_LOG_LINE_MAX = policy.DOCTOR_LOG_LINE_MAX
+_ISO_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
+
+
+class _Lines:
+    """Prints each check as it is made and remembers whether any needs fixing."""
+
+    def __init__(self) -> None:
+        self.failed = False
+
+    def say(self, status: str, text: str) -> None:
+        if status == "FIX":
+            self.failed = True
+        emit(PREFIX.get(status, "note ") + text)
+
+
+def doctor(ctx: Ctx) -> int:
+    out = _Lines()
+    store = ctx.store
+    now = ctx.now()
+    _check_root(ctx, out)
+    _check_cap(ctx, out)
+    seat = _check_seat(ctx, out)
+    panes = _check_tmux(ctx, seat, out)
+    _check_hooks(ctx, out)
+    if os.path.isdir(store.root):
+        try:
+            plan = store_gc.scan(store, now, policy.GC_DEFAULT_DAYS)
+        except OSError as e:
+            # doctor is what one runs on a broken state: say what cannot be read, do not crash
+            out.say(
+                "FIX", f"cannot read the state in {store.root} ({e}): check its owner and modes"
+            )
+            return 1
+        _check_size(plan, out)
+        _note_unseen(ctx, plan, panes, out)
+        _note_deleted(plan, out)
+        _note_gc_due(plan, out)
+        _note_hook_errors(ctx, now, out)
+    return 1 if out.failed else 0
+
+
+# --- steps 1–3: the install and the state root --------------------------------------------------
+
+
+def _check_root(ctx: Ctx, out: _Lines) -> None:
+    root = ctx.store.root
+    out.say("ok", f"hail {__version__} — state {root}")
+    try:
+        mode = os.stat(root).st_mode
+    except OSError:
+        return
+    if mode & 0o077:
+        out.say(
+            "FIX",
+            f"state {root} is readable by others (mode {mode & 0o7777:o}): run chmod 700 {root}",
+        )
+    if os.path.isdir(os.path.join(root, "inbox")):
+        out.say(
+            "note",
+            f"0.3 state in {root} is ignored; to import it, run migrate with hail 0.5.x first",
+        )
+
+
+def _check_cap(ctx: Ctx, out: _Lines) -> None:
+    value = ctx.env.get("HAIL_ENVELOPE_MAX")
+    if value is not None and not _is_cap(value):
+        out.say(
+            "note",
+            f"HAIL_ENVELOPE_MAX={value} is not a number of at least {policy.MIN_ENVELOPE_MAX}; "
+            f"the cap is {policy.DEFAULT_ENVELOPE_MAX}",
+        )
+
+
+def _is_cap(value: str) -> bool:
+    try:
+        return int(value.strip()) >= policy.MIN_ENVELOPE_MAX
+    except ValueError:
+        return False
+
+
+# --- steps 4–6: this seat, tmux, the hooks ------------------------------------------------------
+
+
+def _check_seat(ctx: Ctx, out: _Lines) -> Seat | None:
+    """Compare only: a conflicting binding is reported, nothing is bound."""
+    try:
+        seat = ctx.seat()
+        if seat is not None:
+            ctx.store.check_binding(seat)
+    except HailError as e:
+        out.say("FIX", e.message)
+        return None
+    if seat is None:
+        out.say("ok", f"no seat here ({ctx.cwd}); fine outside a workspace")
+    else:
+        out.say("ok", f"seat here: {seat.name} ({seat.source}, {seat.root})")
+    return seat
+
+
+def _check_tmux(ctx: Ctx, seat: Seat | None, out: _Lines) -> Panes | None:
+    """The pane list, or None when tmux cannot be reached (then no pane-based notes)."""
+    from hail.transport.panes import survey
+    from hail.transport.tmux import Tmux
+
+    try:
+        tmux = Tmux.from_env(ctx.env)
+    except HailError as e:
+        out.say("FIX", e.message)
+        return None
+    try:
+        panes = survey(tmux, ctx.env, ctx.home)
+    except HailError as e:
+        out.say("FIX", f"tmux ({tmux.source}): {e.message}; start tmux or set HAIL_SOCKET")
+        return None
+    agents = sum(1 for p in panes.panes if p.agent)
+    out.say("ok", f"tmux ({tmux.source}): {len(panes.panes)} panes, {agents} agents")
+    if seat is not None:
+        out.say("ok", _wake_line(seat.name, [p.id for p in panes.agents_in(seat.name)]))
+    return panes
+
+
+def _wake_line(seat: str, agents: list[str]) -> str:
+    if not agents:
+        return f"no agent pane in seat {seat} (mail waits for the next session)"
+    if len(agents) == 1:
+        return f"wake pane for {seat}: {agents[0]}"
+    return (
+        f"seat {seat} is shared by {len(agents)} agents ({' '.join(agents)}): "
+        f"each Claude pane is addressed as {seat}@<pane>"
+    )
+
+
+def _check_hooks(ctx: Ctx, out: _Lines) -> None:
+    from hail.commands.setup import doctor_hook_lines
+
+    for status, text in doctor_hook_lines(ctx.env):
+        out.say(status, text)
+
+
+# --- steps 7–10: the mailboxes ------------------------------------------------------------------
+
+
+def _check_size(plan: store_gc.Scan, out: _Lines) -> None:
+    for name in sorted(plan.boxes):
+        box = plan.boxes[name]
+        if box.claimed > policy.DOCTOR_CUR_MAX:
+            out.say("FIX", f"seat {name} keeps {box.claimed} read messages: run hail gc")
+
+
+@dataclass(frozen=True)
+class _Unseen:
+    name: str
+    unread: int
+    reasons: list[str]
+
+
+def _note_unseen(ctx: Ctx, plan: store_gc.Scan, panes: Panes | None, out: _Lines) -> None:
+    """Mailboxes with unread mail that no hook, agent or pane will pick up; largest first."""
+    unseen = []
+    for box in plan.boxes.values():
+        if box.unread:
+            reasons = _unseen_reasons(box, plan.now, panes)
+            if reasons:
+                unseen.append(_Unseen(box.name, box.unread, reasons))
+    unseen.sort(key=lambda u: (-u.unread, u.name))
+    shown = unseen[: policy.DOCTOR_UNREAD_LINES]
+    for u in shown:
+        out.say(
+            "note", f"{u.name} has {u.unread} unread and {' and '.join(u.reasons)}: {_fix(ctx, u)}"
+        )
+    rest = unseen[len(shown) :]
+    if rest:
+        total = sum(u.unread for u in rest)
+        out.say(
+            "note",
+            f"… {len(rest)} more mailboxes with {total} unread that nobody reads "
+            "(hail seats: UNREAD, AGENTS and HOOK)",
+        )
+
+
+def _unseen_reasons(box: store_gc.BoxScan, now: float, panes: Panes | None) -> list[str]:
+    reasons = []
+    if box.hooked is None or box.hooked < now - HOOK_STALE_SECONDS:
+        reasons.append("no hook has read it lately")
+    if panes is not None:
+        if not panes.agents_in(box.seat):
+            reasons.append("no agent sits there")
+        parsed = parse_mailbox(box.name)
+        if parsed is not None and parsed[1] and panes.get(parsed[1]) is None:
+            reasons.append("its pane is gone")
+    return reasons
+
+
+def _fix(ctx: Ctx, u: _Unseen) -> str:
+    unread = ctx.store.mailbox(u.name).unread()
+    oldest = unread[0].id if unread else "<id>"
+    parsed = parse_mailbox(u.name)
+    root = ctx.store.bound_root(parsed[0]) if parsed is not None else None
+    return (
+        f"hail show {oldest} reads it; if its agent works elsewhere, tell senders its address; "
+        f"else run hail inbox in {root or 'its directory'}"
+    )
+
+
+def _note_deleted(plan: store_gc.Scan, out: _Lines) -> None:
+    for d in plan.deleted:
+        when = (
+            "now"
+            if d.due(plan.now, plan.days)
+            else "from " + time.strftime("%Y-%m-%d", time.gmtime(d.archivable_at(plan.days)))
+        )
+        out.say(
+            "note",
+            f"seat {d.seat} lives in {d.root}, which is gone; {d.unread} unread; "
+            f"hail gc archives its mailbox {when}",
+        )
+
+
+def _note_gc_due(plan: store_gc.Scan, out: _Lines) -> None:
+    counts = (
+        (len(plan.stale), f"read messages older than {plan.days} days"),
+        (len(plan.due_mailboxes), "mailboxes of deleted workspaces"),
+        (len(plan.holds), "lapsed holds"),
+    )
+    parts = [f"{n} {what}" for n, what in counts if n]
+    if parts:
+        out.say("note", f"gc is due: {', '.join(parts)}: run hail gc")
+
+
+# --- step 11: hook errors -----------------------------------------------------------------------
+
+
+def _note_hook_errors(ctx: Ctx, now: float, out: _Lines) -> None:
+    text = fs.read_text(ctx.store.hook_log)
+    if not text:
+        return
+    # ISO stamps of one shape sort as text: no per-line time parsing of a log of up to 1 MiB.
+    since = ids.iso(now - HOOK_LOG_WINDOW_SECONDS)
+    recent: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        stamp = line.split(" ", 1)[0]
+        if _ISO_RE.match(stamp) and stamp >= since:
+            recent.append((stamp, line))
+    if recent:
+        out.say(
+            "note",
+            f"hook-errors.log has {len(recent)} errors since {recent[0][0]}; "
+            f"the last: {_clip(recent[-1][1])}",
+        )
+
+
+def _clip(line: str) -> str:
+    if len(line) <= HOOK_LOG_LINE_MAX:
+        return line
+    return line[: HOOK_LOG_LINE_MAX - 1] + "…"
