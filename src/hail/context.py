@@ -101,7 +101,7 @@ class Ctx:
         found = self.seat()
         if found is None:
             raise no_seat_error(self.cwd)
-        if bind:
+        if bind and found.bindable:  # a HAIL_SEAT seat writes nothing, not even the root
             self.store.ensure()
             self.store.bind(found)
         return found

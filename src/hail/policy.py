@@ -66,6 +66,8 @@ SUBMIT_PAUSE_PER_CHAR = 0.0007
 CODEX_HOLD_CHECK_DELAY = 0.5
 #: Dialog and composer checks look at the last lines of the screen only [§7.2].
 SCREEN_TAIL_LINES = 8
+#: The one `ps` call of a pane survey; past this the process tree counts as unknown [§1.2].
+PS_TIMEOUT = 10.0
 #: `hail read` default and `type` probe length [§5.9].
 READ_DEFAULT_LINES = 50
 TYPE_PROBE_CHARS = 40

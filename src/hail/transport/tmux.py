@@ -1,0 +1,178 @@
+"""The one adapter to tmux: socket choice, pane listing, capture, literal typing and keys [SPEC §7.1].
+
+Every call is `tmux [-S <socket>] -u …` made through libtmux (imported only when a call is made, never
+on the hook path), and every failure becomes a `TmuxError` whose text says what tmux said, so nothing
+above this module sees libtmux types or handles its errors. No other module runs the tmux binary.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from hail.errors import StateError
+
+#: `list-panes -a -F`: eight tab-separated fields, the path last because it may hold anything [§1.2].
+PANE_FORMAT = "\t".join(
+    (
+        "#{pane_id}",
+        "#{pane_pid}",
+        "#{pane_current_command}",
+        "#{pane_in_mode}",
+        "#{session_name}",
+        "#{window_index}",
+        "#{pane_width}x#{pane_height}",
+        "#{pane_current_path}",
+    )
+)
+
+
+class TmuxError(StateError):
+    """tmux failed or could not be run (exit 1 where a verb needs tmux)."""
+
+
+class SocketError(TmuxError):
+    """HAIL_SOCKET names something that is not a tmux socket."""
+
+
+@dataclass(frozen=True)
+class PaneRow:
+    """One line of `list-panes -a`, as tmux reports it."""
+
+    id: str
+    pid: int
+    command: str
+    in_mode: bool
+    session: str
+    window: str
+    size: str
+    path: str
+
+
+def _is_socket(path: str) -> bool:
+    try:
+        return stat.S_ISSOCK(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def escape_last_semicolon(arg: str) -> str:
+    """tmux reads an argument ending in a bare `;` as a command separator; `\\;` keeps it literal."""
+    return arg[:-1] + "\\;" if arg.endswith(";") else arg
+
+
+class Tmux:
+    """A tmux server, addressed by socket (or tmux's own default), and the calls hail makes to it."""
+
+    def __init__(self, socket: str | None, source: str, env: Mapping[str, str]) -> None:
+        self.socket = socket
+        self.source = source
+        self._path = env.get("PATH")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Tmux:
+        """HAIL_SOCKET (must be a socket), else $TMUX's socket when it exists, else the default [§7.1]."""
+        forced = env.get("HAIL_SOCKET", "")
+        if forced:
+            if not _is_socket(forced):
+                raise SocketError(
+                    f"HAIL_SOCKET={forced} is not a tmux socket; unset it or point it at a live server"
+                )
+            return cls(forced, "HAIL_SOCKET", env)
+        inherited = env.get("TMUX", "").split(",", 1)[0]
+        if inherited and _is_socket(inherited):
+            return cls(inherited, "$TMUX", env)
+        return cls(None, "default server", env)
+
+    # --- the one place tmux runs ----------------------------------------------------------------
+
+    def run(self, args: Sequence[str]) -> str:
+        """Run one tmux command line through libtmux; its stdout, or TmuxError with tmux's stderr."""
+        # libtmux is imported here, not at the top: it costs several interpreter starts, and
+        # verbs that find no server (or never need one) must not pay for it.
+        try:
+            import libtmux
+            from libtmux import exc
+        except ImportError as err:
+            raise TmuxError(f"cannot run tmux: {err}; is libtmux installed?") from None
+        import shutil
+
+        tmux_bin = shutil.which("tmux", path=self._path)
+        if tmux_bin is None:
+            raise TmuxError("cannot run tmux: no tmux on PATH; is it installed and on PATH?")
+        server = libtmux.Server(socket_path=self.socket, tmux_bin=tmux_bin)
+        # -u: without a UTF-8 locale the client would print a tab as `_` and mangle the screen.
+        try:
+            result = server.cmd("-u", *args)
+        except exc.TmuxCommandNotFound:
+            raise TmuxError(
+                "cannot run tmux: tmux not found; is it installed and on PATH?"
+            ) from None
+        except OSError as err:
+            reason = err.strerror or str(err)
+            raise TmuxError(f"cannot run tmux: {reason}; is it installed and on PATH?") from None
+        if result.returncode != 0:
+            err_text = " ".join(result.stderr).strip()
+            raise TmuxError(f"tmux: {err_text or f'exit status {result.returncode}'}")
+        return "\n".join(result.stdout) + "\n" if result.stdout else ""
+
+    # --- reading --------------------------------------------------------------------------------
+
+    def list_panes(self) -> list[PaneRow]:
+        """Every pane of the server, from one `list-panes -a`; short or garbled lines are skipped."""
+        rows: list[PaneRow] = []
+        for line in self.run(["list-panes", "-a", "-F", PANE_FORMAT]).split("\n"):
+            fields = line.split("\t", 7)
+            if len(fields) < 8:
+                continue
+            pane_id, pid, command, in_mode, session, window, size, path = fields
+            try:
+                pid_n = int(pid)
+            except ValueError:
+                continue
+            rows.append(
+                PaneRow(pane_id, pid_n, command, in_mode == "1", session, window, size, path)
+            )
+        return rows
+
+    def resolve(self, target: str) -> str:
+        """The `%N` id of any tmux pane target; TmuxError when there is no such pane."""
+        found = self.run(["display-message", "-t", target, "-p", "#{pane_id}"]).strip()
+        if not found.startswith("%"):
+            raise TmuxError(f"tmux: can't find pane: {target}")
+        return found
+
+    def in_mode(self, pane: str) -> bool:
+        """Whether the pane is in copy or view mode now (keys would go to the mode, not the app)."""
+        return self.run(["display-message", "-t", pane, "-p", "#{pane_in_mode}"]).strip() == "1"
+
+    def capture(self, pane: str, lines: int | None = None) -> list[str]:
+        """The visible screen, or with `lines` that much history above it; wrapped lines joined."""
+        args = ["capture-pane", "-p", "-J", "-t", pane]
+        if lines is not None:
+            args += ["-S", f"-{lines}"]
+        text = self.run(args)
+        if text.endswith("\n"):
+            text = text[:-1]
+        return text.split("\n")
+
+    # --- writing --------------------------------------------------------------------------------
+
+    def type_literal(self, pane: str, text: str, *, cancel_mode: bool) -> None:
+        """Type `text` literally in ONE tmux invocation, leaving copy mode first when asked [§7.3]."""
+        args = self._cancel(pane) if cancel_mode else []
+        args += ["send-keys", "-t", pane, "-l", "--", escape_last_semicolon(text)]
+        self.run(args)
+
+    def send_keys(self, pane: str, keys: list[str], *, cancel_mode: bool) -> None:
+        """Send key names (`Enter`, `C-c`, …), leaving copy mode first when asked [§5.9, §7.4]."""
+        args = self._cancel(pane) if cancel_mode else []
+        args += ["send-keys", "-t", pane, "--", *(escape_last_semicolon(k) for k in keys)]
+        self.run(args)
+
+    @staticmethod
+    def _cancel(pane: str) -> list[str]:
+        # A separate `;` argument ends the cancel command inside the same invocation.
+        return ["send-keys", "-t", pane, "-X", "cancel", ";"]

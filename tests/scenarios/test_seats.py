@@ -1,0 +1,137 @@
+"""Seats and identity with live panes: SPEC §14 scenarios 18–22."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from tests.conftest import hail_bin
+from tests.scenarios.conftest import Scene, wait_until
+
+
+def test_a_stale_tmux_pane_never_decides_the_seat(scene: Scene) -> None:
+    out = scene.root / "whoami.out"
+    worker = scene.seat_dir("worker")
+    env = {**scene.env, "HAIL_SOCKET": scene.socket, "TMUX_PANE": scene.sender}
+    # Double fork into a new session: no controlling terminal, parent gone, TMUX_PANE inherited.
+    subprocess.run(
+        ["setsid", "sh", "-c", f"(cd '{worker}' && '{hail_bin()}' whoami > '{out}' 2>&1 &)"],
+        env=env,
+        check=True,
+        timeout=10,
+    )
+    assert wait_until(lambda: out.exists() and "seat:" in out.read_text(), 10)
+    assert "seat: worker" in out.read_text()
+    spoofed = subprocess.run(
+        ["bash", "-c", f"cd '{worker}' && (exec -a 'codex app-server' '{hail_bin()}' whoami)"],
+        env=env,
+        cwd=scene.seat_dir("boss"),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert "seat: worker" in spoofed.stdout, spoofed.stderr
+
+
+def test_a_shared_directory_addresses_each_claude_pane_as_a_sub_seat(scene: Scene) -> None:
+    shared = scene.make_seat("shared")
+    p1 = scene.new_pane(shared, "cat")
+    p2 = scene.new_pane(shared, "cat")
+    assert wait_until(lambda: scene.command(p1) == "cat" and scene.command(p2) == "cat")
+    bare = scene.as_pane(scene.sender, "shared", "ask", "which one")
+    assert bare.rc == 3
+    assert f"address one: shared@{p1} shared@{p2}" in bare.err
+    to_p2 = scene.as_pane(scene.sender, f"shared@{p2}", "ask", "for p2", stdin="p2 body\n")
+    assert to_p2.rc == 0, to_p2.err
+    assert f"{to_p2.id}.md" in scene.new_files(f"shared@{p2}")
+    assert scene.wait_count(p2, f"id:{to_p2.id}", 2)
+    assert scene.count(p1, f"id:{to_p2.id}") == 0
+    to_p1 = scene.as_pane(scene.sender, p1, "ask", "for p1", stdin="p1 body\n")
+    assert to_p1.rc == 0, to_p1.err
+    assert f"{to_p1.id}.md" in scene.new_files(f"shared@{p1}")
+    as_p1 = scene.as_pane(p1, "deliver")
+    assert "p1 body" in as_p1.out and "p2 body" not in as_p1.out
+    as_p2 = scene.as_pane(p2, "deliver")
+    assert "p2 body" in as_p2.out
+    signed = scene.as_pane(p2, "boss", "fyi", "from a sub-seat", "--no-wake")
+    assert signed.rc == 5
+    assert (
+        f"from: shared@{p2}\n" in (scene.state / "seats/boss/new" / f"{signed.id}.md").read_text()
+    )
+
+    scene.tmux("kill-pane", "-t", p1)
+    again = scene.as_pane(scene.sender, f"shared@{p2}", "ask", "still p2", stdin="second p2 body\n")
+    assert again.rc == 0, again.err
+    seat_mail = scene.as_pane(scene.sender, "shared", "ask", "to the seat", stdin="seat body\n")
+    assert seat_mail.rc == 0, seat_mail.err
+    inbox = scene.as_pane(p2, "inbox", "--peek")
+    assert "second p2 body" in inbox.out and "seat body" in inbox.out
+    codex = scene.as_pane(p2, "inbox", "--peek", env={"CODEX_THREAD_ID": "x"})
+    assert "seat body" in codex.out and "second p2 body" not in codex.out
+
+
+def _link(bindir: Path, name: str, target: str) -> Path:
+    bindir.mkdir(parents=True, exist_ok=True)
+    link = bindir / name
+    link.symlink_to(target)
+    return link
+
+
+def test_agents_are_found_by_root_process_and_by_a_child_of_the_shell(scene: Scene) -> None:
+    del scene.env["HAIL_AGENT_COMMANDS"]
+    bindir = scene.root / "bin"
+    claude_cat = _link(bindir, "claude", "/bin/cat")
+    # A `claude` that is a shell running a tool (sleep), started by the pane's root shell.
+    claude_sh = _link(bindir / "child", "claude", "/bin/sh")
+    c1, c2, c3 = (scene.make_seat(n) for n in ("c1", "c2", "c3"))
+    p1 = scene.new_pane(c1, str(claude_cat))
+    p2 = scene.new_pane(c2, "sh", "-c", f"'{claude_sh}' -c 'sleep 600; :'; :")
+    p3 = scene.new_pane(c3, "sleep", "600")
+    assert wait_until(lambda: scene.command(p3) == "sleep")
+    table = scene.as_pane(scene.sender, "seats")
+    rows = {line.split()[0]: line for line in table.out.split("\n")[1:] if line}
+    assert f"{p1}:claude" in rows["c1"]
+    assert f"{p2}:claude" in rows["c2"]
+    assert rows["c3"].split()[1] == "-"
+    assert scene.as_pane(scene.sender, "c1", "announce", "to a claude").rc == 0
+    assert scene.as_pane(scene.sender, "c3", "announce", "to a sleep").rc == 5
+
+
+def test_a_pane_working_elsewhere_gets_the_identity_split_warning(scene: Scene) -> None:
+    split = scene.as_pane(
+        scene.sender, "boss", "fyi", "from worker dir", "--no-wake", cwd=scene.seat_dir("worker")
+    )
+    assert split.rc == 5
+    assert (
+        f"warning: this sends as worker (from this directory), but your pane {scene.sender} works in"
+        in split.err
+    )
+    assert "/boss, seat boss, where your hooks deliver" in split.err
+    home = scene.as_pane(scene.sender, "worker", "fyi", "from my own dir", "--no-wake")
+    assert "warning:" not in home.err
+
+
+def test_the_seats_table_shows_agents_unread_and_hook_age(scene: Scene) -> None:
+    assert scene.as_pane(scene.sender, "worker", "ask", "one unread", "--no-wake").rc == 5
+    table = scene.as_pane(scene.sender, "seats")
+    assert table.rc == 0, table.err
+    lines = table.out.split("\n")
+    assert lines[0].split() == ["SEAT", "AGENTS", "UNREAD", "HOOK", "ROOT"]
+    assert lines[0].startswith("SEAT  ")
+    worker = next(line for line in lines if line.startswith("worker "))
+    cells = worker.split()
+    assert cells[1] == f"{scene.recv}:cat" and cells[2] == "1" and cells[3] == "-"
+    assert scene.as_pane(scene.recv, "deliver", "--format", "claude").rc == 0
+    after = scene.as_pane(scene.sender, "seats", "worker")
+    row = next(line for line in after.out.split("\n") if line.startswith("worker "))
+    assert row.split()[3].endswith("s")
+    assert row.split()[2] == "0"
+    # Without tmux the agents are unknown, not absent.
+    offline = scene.as_pane(scene.sender, "seats", env={"HAIL_SOCKET": "/nonexistent/socket"})
+    row = next(line for line in offline.out.split("\n") if line.startswith("worker "))
+    assert row.split()[1] == "?"
+    missing = scene.as_pane(scene.sender, "seats", "nobody")
+    assert missing.rc == 1 and "no seat nobody" in missing.err
+    assert os.path.isdir(scene.state)
