@@ -38,8 +38,8 @@ DROPPED_ENV = (
 )
 TRAILER = [
     "      SessionStart: hail brief --hook",
-    "      UserPromptSubmit: hail deliver --format <harness>",
-    "      PostToolUse: hail deliver --format <harness> --event PostToolUse",
+    "      UserPromptSubmit: hail deliver --format claude|codex",
+    "      PostToolUse: hail deliver --format claude|codex --event PostToolUse",
 ]
 
 

@@ -189,8 +189,9 @@ def run_setup(
         _install(plan)
         _say(out, f"done  {cfg.name}: updated {path}; {_next_step(cfg, trust_codex)}")
     if not check:
+        harnesses = sorted({c.harness for c in files if c.installed}) or ["claude", "codex"]
         for line in SUMMARY:
-            _say(out, line)
+            _say(out, line.replace("<harness>", "|".join(harnesses)))
     return 1 if check and drift else 0
 
 
