@@ -1,0 +1,304 @@
+"""The real clients: install the pinned packages, write their minimal config, start them in a
+pane, and tell from the screen when they are ready.
+
+Versions are pinned in ``versions.json`` beside this file (bump them there).
+``HAIL_REAL_CLIENTS_LATEST=1`` resolves ``@latest`` with ``npm view`` instead, for a drift job.
+Installs are cached in ``<repo>/.cache/real-clients/<claude>_<codex>/``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .scratch_tmux import ScratchTmux, wait_until
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+CLAUDE_PKG = "@anthropic-ai/claude-code"
+CODEX_PKG = "@openai/codex"
+CLIENTS = ("claude", "codex")
+
+# Claude Code takes any key from the environment once its last 20 characters are approved.
+CLAUDE_API_KEY = "sk-ant-dummy-0000000000000000000000"
+# Events the probe hook records. Stop tells a test that a turn ended.
+PROBE_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse", "Stop")
+SNAKE = {
+    "SessionStart": "session_start",
+    "UserPromptSubmit": "user_prompt_submit",
+    "PostToolUse": "post_tool_use",
+    "Stop": "stop",
+}
+
+# Screen literals (REAL-CLIENTS.md §5). The ready Claude composer line is '❯' + NBSP.
+CLAUDE_COMPOSER = "❯\u00a0"
+CODEX_PROMPT = "› "
+CODEX_FOOTER = "? for shortcuts"
+CODEX_UPSELL = "Use existing model"
+STUCK_SCREENS = (
+    "Yes, I trust this folder",
+    "Detected a custom API key",
+    "Trust this folder?",
+    "Hooks need review",
+    "Sign in with ChatGPT",
+)
+BUSY = ("esc to interrupt",)
+
+
+def pinned_versions() -> dict[str, str]:
+    pins: dict[str, str] = json.loads((HERE / "versions.json").read_text())
+    if os.environ.get("HAIL_REAL_CLIENTS_LATEST") == "1":
+        return {pkg: npm_latest(pkg) for pkg in pins}
+    return pins
+
+
+def npm_env() -> dict[str, str]:
+    """npm gets the caller's environment minus anything that names a tmux server."""
+    drop = ("TMUX", "TMUX_PANE", "HAIL_SOCKET")
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+def npm_latest(pkg: str) -> str:
+    out = subprocess.run(
+        ["npm", "view", f"{pkg}@latest", "version"],
+        env=npm_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return out.stdout.strip()
+
+
+def install(versions: dict[str, str]) -> Path:
+    """Install both packages once per version pair; returns the directory of their bins."""
+    cache = (
+        REPO
+        / ".cache"
+        / "real-clients"
+        / f"claude-{versions[CLAUDE_PKG]}_codex-{versions[CODEX_PKG]}"
+    )
+    bin_dir = cache / "node_modules" / ".bin"
+    cache.mkdir(parents=True, exist_ok=True)
+    with (cache / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel runs share one install
+        if not (bin_dir / "claude").exists() or not (bin_dir / "codex").exists():
+            specs = [f"{pkg}@{ver}" for pkg, ver in versions.items()]
+            subprocess.run(
+                ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(cache), *specs],
+                env=npm_env(),
+                check=True,
+                timeout=900,
+                stdout=subprocess.DEVNULL,
+            )
+    # A throwaway HOME: not even --version may touch the user's ~/.claude or ~/.codex.
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cache / ".home")}
+    for name, pkg in (("claude", CLAUDE_PKG), ("codex", CODEX_PKG)):
+        out = subprocess.run(
+            [str(bin_dir / name), "--version"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+            check=False,
+        )
+        if versions[pkg] not in out.stdout:
+            raise RuntimeError(f"{name} --version said {out.stdout!r}, wanted {versions[pkg]}")
+    return bin_dir
+
+
+def probe_command(log: Path) -> str:
+    return f"{sys.executable} {HERE / 'probe_hook.py'} {log}"
+
+
+def codex_trust_hash(event: str, command: str, matcher: str | None) -> str:
+    """The hash Codex 0.171 records when the user trusts a hook (REAL-CLIENTS.md §3.3)."""
+    doc: dict[str, object] = {
+        "event_name": SNAKE[event],
+        "hooks": [{"async": False, "command": command, "timeout": 600, "type": "command"}],
+    }
+    if matcher is not None:
+        doc["matcher"] = matcher
+    raw = json.dumps(doc, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+def toml_str(value: str) -> str:
+    return json.dumps(value)  # a JSON string is a valid TOML basic string
+
+
+def write_claude_config(home: Path, projects: list[Path], probe: str, allowed_command: str) -> None:
+    """~/.claude.json that skips onboarding, key and folder prompts; settings.json with the
+    probe hooks and one command allowed without a permission dialog."""
+    state = {
+        "hasCompletedOnboarding": True,
+        "customApiKeyResponses": {"approved": [CLAUDE_API_KEY[-20:]], "rejected": []},
+        "projects": {str(p): {"hasTrustDialogAccepted": True} for p in projects},
+    }
+    (home / ".claude.json").write_text(json.dumps(state, indent=2) + "\n")
+    hooks: dict[str, list[dict[str, object]]] = {}
+    for event in PROBE_EVENTS:
+        group: dict[str, object] = {"hooks": [{"type": "command", "command": probe}]}
+        if event == "PostToolUse":
+            group = {"matcher": "*", **group}
+        hooks[event] = [group]
+    settings = {"permissions": {"allow": [f"Bash({allowed_command}:*)"]}, "hooks": hooks}
+    (home / ".claude").mkdir(exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
+
+
+def write_codex_config(home: Path, projects: list[Path], base_url: str, probe: str) -> None:
+    """~/.codex/config.toml with a fake provider (no login), trusted projects, no upsell, and
+    the probe hooks already trusted (so no review screen)."""
+    codex = home / ".codex"
+    codex.mkdir(exist_ok=True)
+    path = codex / "config.toml"
+    lines = [
+        'model = "gpt-5.5"',
+        'model_provider = "fake"',
+        "check_for_update_on_startup = false",
+        "",
+        "[model_providers.fake]",
+        'name = "Fake"',
+        f"base_url = {toml_str(base_url + '/v1')}",
+        'wire_api = "responses"',
+        'env_key = "OPENAI_API_KEY"',
+        "request_max_retries = 0",
+        "stream_max_retries = 0",
+        "",
+    ]
+    for p in projects:
+        lines += [f"[projects.{toml_str(str(p))}]", 'trust_level = "trusted"', ""]
+    lines += [
+        "[features]",
+        "hooks = true",
+        "",
+        # What the TUI writes after "Use existing model"; seeding it skips the upsell.
+        "[notice.model_migrations]",
+        '"gpt-5.5" = "gpt-6-sol"',
+        "",
+        "[tui.model_availability_nux]",
+        '"gpt-6.1-sol" = 1',
+        "",
+    ]
+    for event in PROBE_EVENTS:
+        matcher = ".*" if event == "PostToolUse" else None
+        lines.append(f"[[hooks.{event}]]")
+        if matcher:
+            lines.append(f"matcher = {toml_str(matcher)}")
+        lines += [
+            f"[[hooks.{event}.hooks]]",
+            'type = "command"',
+            f"command = {toml_str(probe)}",
+            "",
+        ]
+    for event in PROBE_EVENTS:
+        matcher = ".*" if event == "PostToolUse" else None
+        key = f"{path}:{SNAKE[event]}:0:0"
+        lines += [
+            f"[hooks.state.{toml_str(key)}]",
+            f"trusted_hash = {toml_str(codex_trust_hash(event, probe, matcher))}",
+            "",
+        ]
+    path.write_text("\n".join(lines))
+
+
+@dataclass
+class Agent:
+    """One client running in one pane."""
+
+    client: str  # "claude" or "codex"
+    pane: str
+    cwd: Path
+    tmux: ScratchTmux
+    probe_log: Path
+    notes: list[str] = field(default_factory=list)
+
+    def screen(self) -> str:
+        return self.tmux.capture(self.pane)
+
+    def hook_calls(self, event: str | None = None) -> list[dict[str, object]]:
+        """Probe-hook calls made from this pane (all panes share one probe log)."""
+        if not self.probe_log.exists():
+            return []
+        calls = [json.loads(line) for line in self.probe_log.read_text().splitlines() if line]
+        return [
+            c for c in calls if c["pane"] == self.pane and (event is None or c["event"] == event)
+        ]
+
+    def prompts(self) -> list[str]:
+        """The prompts UserPromptSubmit carried, oldest first."""
+        out: list[str] = []
+        for call in self.hook_calls("UserPromptSubmit"):
+            payload = call["payload"]
+            if isinstance(payload, dict):
+                out.append(str(payload.get("prompt", "")))
+        return out
+
+    def is_ready(self) -> bool:
+        screen = self.screen()
+        if any(s in screen for s in BUSY):
+            return False
+        if self.client == "claude":
+            return any(line.startswith(CLAUDE_COMPOSER) for line in screen.splitlines())
+        lines = [line for line in screen.splitlines() if line.strip()]
+        return CODEX_FOOTER in "\n".join(lines[-3:]) and any(
+            line.startswith(CODEX_PROMPT) for line in lines[-6:]
+        )
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        """Wait for an idle composer (and, for Claude, for its SessionStart hook to have run)."""
+
+        def ready() -> bool:
+            screen = self.screen()
+            if self.client == "codex" and CODEX_UPSELL in screen:
+                # Model names in the upsell change between releases; decline it like a user.
+                self.notes.append("codex showed the model upsell despite the seeded notice")
+                self.tmux.cmd("send-keys", "-t", self.pane, "2")
+                return False
+            stuck = [s for s in STUCK_SCREENS if s in screen]
+            if stuck:
+                raise AssertionError(f"{self.client} stopped at {stuck[0]!r}:\n{screen}")
+            if self.client == "claude" and not self.hook_calls("SessionStart"):
+                return False
+            return self.is_ready()
+
+        if not wait_until(ready, timeout):
+            raise AssertionError(f"{self.client} in {self.pane} never got ready:\n{self.screen()}")
+
+    def wait_stops(self, count: int, timeout: float = 30) -> None:
+        """Wait until the client has ended ``count`` turns (the Stop hook ran that often)."""
+        if not wait_until(lambda: len(self.hook_calls("Stop")) >= count, timeout):
+            raise AssertionError(
+                f"{self.client} ended {len(self.hook_calls('Stop'))} turns, wanted {count}:\n"
+                + self.screen()
+            )
+
+
+def launch(
+    tmux: ScratchTmux,
+    client: str,
+    cwd: Path,
+    bin_dir: Path,
+    probe_log: Path,
+    env: dict[str, str],
+) -> Agent:
+    """Start a client in a new window of the scratch server.
+
+    Claude runs with ``--permission-mode default``: 2.1.332 defaults to auto mode, which would
+    never show the permission dialog the guard scenario needs. Codex runs with ``--no-daemon``:
+    otherwise every session's hooks run under one shared daemon with the first pane's
+    ``TMUX_PANE``, and that daemon outlives the test (REAL-CLIENTS.md §3.8).
+    """
+    if client == "claude":
+        argv = [str(bin_dir / "claude"), "--permission-mode", "default"]
+    else:
+        argv = [str(bin_dir / "codex"), "--no-daemon"]
+    pane = tmux.new_window(cwd, argv, env)
+    return Agent(client, pane, cwd, tmux, probe_log)

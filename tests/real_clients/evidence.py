@@ -1,0 +1,74 @@
+"""Reading what happened: frames in the fake servers' request logs, prompts in the probe log.
+
+A delivery is recognised by its frame start line (SPEC §6.4):
+``[hail:<token> kind:<kind> from:<from> reply:<reply> id:<id> time:<iso>…] <headline>``. Each
+delivery draws a fresh token, and every later request repeats the conversation so far, so the
+number of distinct tokens seen for an id is the number of times it was delivered.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TypeVar
+
+from .clients import Agent
+from .fake_http import JSON, FakeServer, request_text
+from .scratch_tmux import wait_until
+
+T = TypeVar("T")
+
+HINT = " — hail inbox"
+
+
+def frame_start(message_id: str) -> re.Pattern[str]:
+    return re.compile(
+        r"\[hail:([0-9a-f]{8,16}) kind:\w+ from:\S+ reply:\S+ id:"
+        + re.escape(message_id)
+        + r" time:"
+    )
+
+
+def delivery_tokens(fake: FakeServer, message_id: str) -> set[str]:
+    """The frame tokens under which the model has seen ``message_id``."""
+    pattern = frame_start(message_id)
+    return {m.group(1) for turn in fake.turns() for m in pattern.finditer(request_text(turn))}
+
+
+def first_delivery(fake: FakeServer, message_id: str) -> JSON | None:
+    """The first turn request that carried the framed message."""
+    pattern = frame_start(message_id)
+    return next((t for t in fake.turns() if pattern.search(request_text(t))), None)
+
+
+def envelope(
+    message_id: str, headline: str, *, sender: str, with_body: bool, kind: str = "ask"
+) -> str:
+    """The envelope hail types for a send from the boss seat (SPEC §4)."""
+    line = f"[hail kind:{kind} from:{sender} reply:boss id:{message_id}] {headline}"
+    return line + (HINT if with_body else "")
+
+
+def eventually(produce: Callable[[], T | None], what: str, timeout: float = 20) -> T:
+    """Poll ``produce`` until it returns something, or fail saying what never happened."""
+    found: list[T] = []
+
+    def check() -> bool:
+        value = produce()
+        if value is None:
+            return False
+        found.append(value)
+        return True
+
+    if not wait_until(check, timeout):
+        raise AssertionError(f"within {timeout:.0f} s: {what}")
+    return found[0]
+
+
+def submitted_prompt(agent: Agent, message_id: str, timeout: float = 20) -> str:
+    """The UserPromptSubmit prompt that carried the envelope of ``message_id``."""
+    return eventually(
+        lambda: next((p for p in agent.prompts() if f"id:{message_id}]" in p), None),
+        f"{agent.client} submitted no prompt holding id:{message_id}; prompts: {agent.prompts()}",
+        timeout,
+    )

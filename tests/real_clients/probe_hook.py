@@ -1,0 +1,49 @@
+"""A hook that records what the client ran it with, installed beside hail's own hooks.
+
+``probe_hook.py <log> [--context]`` appends one JSON line per call to ``<log>``: the stdin payload
+the client sent, ``TMUX_PANE`` and the time. It prints nothing, so it adds nothing to the
+model's context, unless ``--context`` asks it to print a marker as additionalContext (the
+harness self-test uses that to show that context reaches the fake model).
+
+The tests read it to know when Claude Code ran SessionStart (the composer can be drawn before
+that), what prompt a UserPromptSubmit carried, and when a turn stopped. It always exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import time
+
+CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse")
+
+
+def main(argv: list[str]) -> int:
+    payload: object = None
+    try:
+        if select.select([0], [], [], 1.0)[0]:
+            raw = sys.stdin.buffer.read()
+            payload = json.loads(raw) if raw.strip() else None
+    except (OSError, ValueError):
+        payload = None
+    event = payload.get("hook_event_name") if isinstance(payload, dict) else None
+    entry = {
+        "t": time.time(),
+        "event": event,
+        "pane": os.environ.get("TMUX_PANE"),
+        "payload": payload,
+    }
+    with open(argv[1], "a", encoding="utf-8") as log:
+        log.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    # Only events whose context the model sees; a Stop hook's output would start another turn.
+    if "--context" in argv[2:] and event in CONTEXT_EVENTS:
+        marker = f"PROBE-CONTEXT event={event}"
+        out = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": marker}}
+        print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,32 @@
+"""Scenario 1: an idle agent gets an ask. The envelope becomes the prompt, the body reaches the
+model inside its frame in that same turn, and the receipt says ``injected``."""
+
+from __future__ import annotations
+
+from .evidence import delivery_tokens, envelope, eventually, first_delivery, submitted_prompt
+from .fake_http import request_text
+from .world import World
+
+
+def test_ask_to_an_idle_agent_is_submitted_and_injected(world: World, client: str) -> None:
+    agent = world.start(client)
+    fake = world.fake_for(agent)
+    headline = "please review the parser change before the merge"
+    body = "BODY-IDLE-1 the parser lives in src/parse.py\nsecond line of the body"
+
+    sent = world.send("worker", headline, body)
+
+    assert sent.rc == 0, sent
+    message_id = sent.id
+    prompt = submitted_prompt(agent, message_id)
+    expected = envelope(message_id, headline, sender=f"boss/{world.boss_pane}", with_body=True)
+    assert prompt == expected
+    turn = eventually(lambda: first_delivery(fake, message_id), "the framed body reached the model")
+    assert expected in turn["user_text"], "the envelope is the user turn of that request"
+    assert "BODY-IDLE-1 the parser lives in src/parse.py" in request_text(turn)
+    assert "second line of the body" in request_text(turn)
+    agent.wait_stops(1)
+    assert len(delivery_tokens(fake, message_id)) == 1, "delivered exactly once"
+    receipt = world.hail(["sent", message_id])
+    assert receipt.rc == 0, receipt
+    assert receipt.out.startswith("injected "), receipt

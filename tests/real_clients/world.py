@@ -1,0 +1,260 @@
+"""Everything one test owns: a throwaway HOME and state root, seat directories, the fake model
+servers, a scratch tmux server, and the clients started in it. ``close`` ends all of it by pid.
+
+Layout under the test's tmp dir::
+
+    home/            HOME: ~/.claude.json, ~/.claude/settings.json, ~/.codex/config.toml
+    state/           XDG_STATE_HOME (hail's state root is state/hail)
+    bin/hail         a link to the project's hail, so the clients' hooks find it on PATH
+    boss/ worker/ shared/   seat directories (.hail-seat files)
+    probe.jsonl      what the probe hook saw, from every pane
+    fake-*/          each fake server's request log
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from .clients import (
+    CLAUDE_API_KEY,
+    Agent,
+    launch,
+    probe_command,
+    write_claude_config,
+    write_codex_config,
+)
+from .fake_http import FakeServer
+from .scratch_tmux import ScratchTmux, alive, wait_until
+
+REPO = Path(__file__).resolve().parent.parent.parent
+SEATS = ("boss", "worker", "shared")
+# A shell command that runs until the test creates its argument: an agent busy in a tool call
+# for exactly as long as the test needs, with no sleep-and-hope. Claude Code is allowed to run
+# it without asking (clients.py), Codex runs it in its sandbox.
+WAIT_TOOL = "wait-release"
+WAIT_TOOL_SCRIPT = """#!/bin/sh
+i=0
+while [ ! -e "$1" ] && [ "$i" -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+echo released
+"""
+ID_LINE = re.compile(r"^id=(\d{4}T\d{6}-[0-9a-f]{4})$", re.M)
+
+
+def hail_entry_point() -> Path:
+    """The project's hail: the editable install in .venv, else whatever is on PATH."""
+    local = REPO / ".venv" / "bin" / "hail"
+    if local.exists():
+        return local
+    found = shutil.which("hail")
+    if found is None:
+        raise RuntimeError(f"no hail entry point: {local} is missing and none is on PATH")
+    return Path(found)
+
+
+@dataclass
+class Hail:
+    """The result of one hail run."""
+
+    args: list[str]
+    rc: int
+    out: str
+    err: str
+
+    @property
+    def id(self) -> str:
+        match = ID_LINE.search(self.out)
+        if match is None:
+            raise AssertionError(f"no id= line in the output of {self}")
+        return match.group(1)
+
+    def __str__(self) -> str:
+        return f"hail {' '.join(self.args)} -> rc {self.rc}\nstdout: {self.out!r}\nstderr: {self.err!r}"
+
+
+class World:
+    def __init__(
+        self, root: Path, bin_dir: Path, *, with_hail: bool = True, probe_context: bool = False
+    ) -> None:
+        self.root = root
+        self.home = root / "home"
+        self.state = root / "state"
+        self.tool_bin = root / "bin"
+        self.probe_log = root / "probe.jsonl"
+        self.client_bin = bin_dir
+        self.seat: dict[str, Path] = {}
+        self.fakes: list[FakeServer] = []
+        self.agents: list[Agent] = []
+        self.log: list[Hail] = []
+        self.setup_run: Hail | None = None
+        self._tmux: ScratchTmux | None = None
+        try:
+            self._build(bin_dir, with_hail, probe_context)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def tmux(self) -> ScratchTmux:
+        assert self._tmux is not None
+        return self._tmux
+
+    def _build(self, bin_dir: Path, with_hail: bool, probe_context: bool) -> None:
+        for d in (self.root, self.home, self.state, self.tool_bin):
+            d.mkdir(parents=True)
+        for name in SEATS:
+            self.seat[name] = self.root / name
+            self.seat[name].mkdir()
+            (self.seat[name] / ".hail-seat").write_text(name + "\n")
+        if with_hail:
+            (self.tool_bin / "hail").symlink_to(hail_entry_point())
+        self.wait_tool = self.tool_bin / WAIT_TOOL
+        self.wait_tool.write_text(WAIT_TOOL_SCRIPT)
+        self.wait_tool.chmod(0o755)
+        # The pinned clients come first: this machine may have an unrelated claude on PATH.
+        self.env = {
+            "HOME": str(self.home),
+            "PATH": os.pathsep.join(
+                [str(bin_dir), str(self.tool_bin), "/usr/local/bin", "/usr/bin", "/bin"]
+            ),
+            "LANG": "C.UTF-8",
+            "XDG_STATE_HOME": str(self.state),
+            "TMPDIR": str(self.root),
+        }
+        self.anthropic = self.fake("fake_anthropic")
+        self.openai = self.fake("fake_openai")
+        probe = probe_command(self.probe_log) + (" --context" if probe_context else "")
+        projects = [self.seat[n] for n in SEATS]
+        write_claude_config(self.home, projects, probe, str(self.wait_tool))
+        write_codex_config(self.home, projects, self.openai.url, probe)
+        self._tmux = ScratchTmux(self.env, self.seat["boss"], ["bash", "--norc", "--noprofile"])
+        self.boss_pane = self.tmux.first_pane
+        if with_hail:
+            # hail's own installer puts its hooks beside the probe hooks, as a user would.
+            self.setup_run = self.hail(["setup", "--yes", "--trust-codex"], cwd=self.root)
+            self.log.remove(self.setup_run)  # its diff would drown a failure report
+            if self.setup_run.rc != 0:
+                raise AssertionError(f"hail setup failed: {self.setup_run}")
+
+    def fake(self, module: str) -> FakeServer:
+        n = sum(1 for f in self.fakes if f.log.parent.name.startswith(module))
+        server = FakeServer(module, self.root / f"{module}-{n}")
+        self.fakes.append(server)
+        return server
+
+    def client_env(self, client: str, fake: FakeServer | None = None) -> dict[str, str]:
+        env = {"TERM": "xterm-256color"}
+        if client == "claude":
+            env |= {
+                "ANTHROPIC_API_KEY": CLAUDE_API_KEY,
+                "ANTHROPIC_BASE_URL": (fake or self.anthropic).url,
+                "CLAUDE_CODE_MAX_RETRIES": "0",  # a failed call fails at once, not after 3 min
+                "DISABLE_AUTOUPDATER": "1",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            }
+        else:
+            env |= {"OPENAI_API_KEY": "sk-fake-0000"}
+        return env
+
+    def start(self, client: str, seat: str = "worker", fake: FakeServer | None = None) -> Agent:
+        if client == "codex" and fake is not None:
+            raise ValueError("codex reads its server from config.toml; use world.openai")
+        agent = launch(
+            self.tmux,
+            client,
+            self.seat[seat],
+            self.client_bin,
+            self.probe_log,
+            self.client_env(client, fake),
+        )
+        self.agents.append(agent)
+        agent.wait_ready()
+        return agent
+
+    def fake_for(self, agent: Agent) -> FakeServer:
+        return self.openai if agent.client == "codex" else self.anthropic
+
+    def hail(
+        self,
+        args: list[str],
+        *,
+        cwd: Path | None = None,
+        stdin: str | None = None,
+        pane: str | None = None,
+        timeout: float = 60,
+    ) -> Hail:
+        """Run hail as an agent in ``pane`` would (default: the boss shell pane), against the
+        scratch server only."""
+        env = dict(self.env) | {"HAIL_SOCKET": self.tmux.socket}
+        env["TMUX_PANE"] = pane or self.boss_pane
+        proc = subprocess.run(
+            [str(self.tool_bin / "hail"), *args],
+            cwd=cwd or self.seat["boss"],
+            env=env,
+            input=stdin,
+            stdin=None if stdin is not None else subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        result = Hail(args, proc.returncode, proc.stdout, proc.stderr)
+        self.log.append(result)
+        return result
+
+    def send(self, target: str, headline: str, body: str | None = None, kind: str = "ask") -> Hail:
+        """``hail <target> <kind> <<'EOF'`` from the boss seat: headline line, then the body."""
+        text = headline + ("\n\n" + body if body else "") + "\n"
+        return self.hail([target, kind], stdin=text)
+
+    def mailbox_files(self, mailbox: str) -> list[Path]:
+        box = self.state / "hail" / "seats" / mailbox
+        return sorted(
+            p for sub in ("new", "cur") if (box / sub).is_dir() for p in (box / sub).iterdir()
+        )
+
+    def report(self) -> str:
+        """What a failing test prints: hail runs and every client's screen."""
+        parts = [str(h) for h in self.log]
+        for agent in self.agents:
+            try:
+                screen = agent.screen()
+            except (RuntimeError, subprocess.TimeoutExpired) as e:
+                screen = f"(no screen: {e})"
+            parts.append(f"--- {agent.client} {agent.pane} in {agent.cwd}\n{screen.rstrip()}")
+            parts += [f"note: {n}" for n in agent.notes]
+        return "\n".join(parts)
+
+    def close(self) -> list[int]:
+        """End the tmux server, the clients and the fakes by pid; return the pids of anything
+        of this test's that was still alive afterwards (then killed)."""
+        if self._tmux is not None:
+            self._tmux.kill()
+        for fake in self.fakes:
+            fake.stop()
+        return self.reap_leftovers()
+
+    def reap_leftovers(self) -> list[int]:
+        marker = f"HOME={self.home}".encode()
+        found: list[int] = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            try:
+                environ = (entry / "environ").read_bytes()
+            except OSError:
+                continue
+            if marker in environ.split(b"\0"):
+                found.append(int(entry.name))
+        for pid in found:
+            if alive(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: not any(alive(p) for p in found), 5)
+        return found
