@@ -99,6 +99,32 @@ def test_agents_are_found_by_root_process_and_by_a_child_of_the_shell(scene: Sce
     assert scene.as_pane(scene.sender, "c3", "announce", "to a sleep").rc == 5
 
 
+def test_an_agent_started_by_a_launcher_in_the_shell_is_found(scene: Scene) -> None:
+    """npm's Codex: the shell runs `codex`, a node script that starts the native `codex` binary."""
+    del scene.env["HAIL_AGENT_COMMANDS"]
+    bindir = scene.root / "launcher"
+    node = _link(bindir, "node", "/bin/sh")
+    native = _link(bindir / "native", "codex", "/bin/sleep")
+    other = _link(bindir / "other", "sleep", "/bin/sleep")
+
+    def launch(seat_name: str, program: Path) -> str:
+        # An interactive shell with job control, as a person's pane has: the launcher becomes
+        # the foreground process, so tmux reports it as the pane's current command.
+        pane = scene.new_pane(scene.make_seat(seat_name), "bash", "--norc", "--noprofile", "-i")
+        scene.tmux("send-keys", "-t", pane, "-l", f"'{node}' -c '\"{program}\" 600; :'")
+        scene.tmux("send-keys", "-t", pane, "Enter")
+        assert wait_until(lambda: scene.command(pane) == "node"), scene.command(pane)
+        return pane
+
+    pane = launch("npmcodex", native)
+    table = scene.as_pane(scene.sender, "seats", "npmcodex")
+    assert f"{pane}:codex" in table.out, table.out
+    # The same launcher running something else is not an agent.
+    launch("plainnode", other)
+    row = scene.as_pane(scene.sender, "seats", "plainnode").out.split("\n")[1]
+    assert row.split()[1] == "-", row
+
+
 def test_a_pane_working_elsewhere_gets_the_identity_split_warning(scene: Scene) -> None:
     split = scene.as_pane(
         scene.sender, "boss", "fyi", "from worker dir", "--no-wake", cwd=scene.seat_dir("worker")

@@ -111,7 +111,12 @@ def _processes(env: Mapping[str, str]) -> _Procs:
 
 
 def _agent_of(row: PaneRow, commands: list[str], procs: _Procs | None) -> str | None:
-    """The pane's agent: its current command, its root process, or a direct child of the root."""
+    """The pane's agent: its current command, its root process, a direct child of the root, or
+    a child of the root's foreground child.
+
+    The last form is npm's Codex: the shell runs `codex`, a node script (the pane's current command
+    is `node`) that starts the native `codex` binary as its own child.
+    """
     current = process_name(row.command)
     if current in commands:
         return current
@@ -120,10 +125,18 @@ def _agent_of(row: PaneRow, commands: list[str], procs: _Procs | None) -> str | 
     root = procs.names.get(row.pid)
     if root in commands:
         return root
-    for child in procs.children.get(row.pid, []):
+    children = procs.children.get(row.pid, [])
+    for child in children:
         name = procs.names.get(child)
         if name in commands:
             return name
+    for child in children:
+        if procs.names.get(child) != current:
+            continue
+        for grandchild in procs.children.get(child, []):
+            name = procs.names.get(grandchild)
+            if name in commands:
+                return name
     return None
 
 
