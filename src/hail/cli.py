@@ -13,7 +13,8 @@ import click
 
 from hail import __version__
 from hail import help as pages
-from hail.entry import FAST_VERBS, PARSER_TAIL, fail
+from hail.argv import PARSER_TAIL
+from hail.entry import fail
 from hail.errors import HailError, UsageError
 
 REMOVED = {
@@ -32,41 +33,6 @@ SETTINGS = {"help_option_names": [], "max_content_width": 100}
 
 
 # --- verbs -------------------------------------------------------------------------------------
-
-
-@click.command("send", context_settings=SETTINGS)
-@click.argument("target")
-@click.argument("kind", required=False)
-@click.argument("headline", required=False)
-@click.argument("extra", nargs=-1)
-@click.option("--re", "re_", metavar="<id>")
-@click.option("--scope")
-@click.option("--for", "span")
-@click.option("--no-submit", is_flag=True)
-@click.option("--force", is_flag=True)
-@click.option("--no-wake", is_flag=True)
-def send_cmd(
-    target: str,
-    kind: str | None,
-    headline: str | None,
-    extra: tuple[str, ...],
-    re_: str | None,
-    scope: str | None,
-    span: str | None,
-    no_submit: bool,
-    force: bool,
-    no_wake: bool,
-) -> int:
-    from hail.commands import send
-    from hail.context import Ctx
-    from hail.stdin import read_body
-
-    if extra:
-        raise UsageError(f"unexpected argument '{extra[0]}' after the headline")
-    a = send.SendArgs(target, kind, headline, re_, scope, span, no_submit, force, no_wake)
-    send.validate(a)
-    ctx = Ctx.from_env()
-    return send.send(ctx, a, read_body())
 
 
 @click.command("whoami", context_settings=SETTINGS)
@@ -224,27 +190,28 @@ COMMANDS: dict[str, click.Command] = {
 # --- dispatch ----------------------------------------------------------------------------------
 
 
-def command_for(args: list[str]) -> tuple[click.Command, list[str]]:
-    """The click command a command line runs, and its arguments (without the verb)."""
+def check(args: list[str]) -> None:
+    """Parse a command line without running it (the help and skill examples are checked so)."""
+    from hail.entry import FAST_VERBS, send_line
+
+    if args[0] in FAST_VERBS:
+        return  # parsed by hand when run; their argument errors are tested through the CLI
+    rest = send_line(args)
+    if rest is not None:
+        from hail.commands import send
+
+        send.validate(send.parse_send(rest))
+        return
+    _context(args)
+
+
+def _context(args: list[str]) -> click.Context:
     first = args[0]
-    if first == "send":
-        return send_cmd, args[1:]
-    if first in COMMANDS:
-        return COMMANDS[first], args[1:]
-    if first.startswith("-"):
+    if first not in COMMANDS:
         raise UsageError(f"no such option: {first}{PARSER_TAIL}")
-    return send_cmd, args
-
-
-def parse(args: list[str]) -> click.Context:
-    """Parse a command line without running it (the help examples are checked with this)."""
-    from hail.commands.send import refuse_legacy_flags
-
-    cmd, rest = command_for(args)
-    if cmd is send_cmd:
-        refuse_legacy_flags(rest)
+    cmd = COMMANDS[first]
     try:
-        return cmd.make_context(cmd.name or "hail", rest)
+        return cmd.make_context(cmd.name or "hail", args[1:])
     except click.UsageError as err:
         raise UsageError(f"{_click_message(err)}{PARSER_TAIL}") from None
 
@@ -278,11 +245,13 @@ def _dispatch(args: list[str]) -> int:
         return _help_page(args)
     if args[0] in REMOVED:
         raise UsageError(REMOVED[args[0]].format(w=args[0]))
-    if args[0] in FAST_VERBS:
-        from hail.entry import _run_fast
+    from hail.entry import FAST_VERBS, send_line
 
-        return _run_fast(args[0], args[1:])
-    ctx = parse(args)
+    if args[0] in FAST_VERBS or send_line(args) is not None:
+        from hail.entry import dispatch
+
+        return dispatch(args)
+    ctx = _context(args)
     runner: Callable[..., int] | None = ctx.command.callback
     assert runner is not None
     with ctx:

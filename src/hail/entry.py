@@ -1,8 +1,9 @@
 """The console-script entry point.
 
-Hook verbs (`deliver`, `brief`, `sent`, `await`) run on every prompt and tool call, so they are parsed
-here by hand and dispatched before click, libtmux or tomlkit is imported [SPEC §6.8]. Everything else
-goes to the click surface in `cli.py`.
+The verbs agents run constantly are parsed here by hand and dispatched before click, libtmux or
+tomlkit is imported [SPEC §6.8]: the hook verbs (`deliver`, `brief`, `sent`, `await`) run on every
+prompt and tool call, and a send should cost little more than its own file work. Everything else goes
+to the click surface in `cli.py`.
 """
 
 from __future__ import annotations
@@ -13,18 +14,12 @@ import sys
 from hail.errors import HailError, UsageError
 
 FAST_VERBS = ("deliver", "brief", "sent", "await")
-PARSER_TAIL = ". 'hail help' lists every command"
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     try:
-        if args and args[0] in FAST_VERBS and not {"-h", "--help"} & set(args):
-            code = _run_fast(args[0], args[1:])
-        else:
-            from hail.cli import run
-
-            code = run(args)
+        code = dispatch(args)
     except BrokenPipeError:
         _silence_stdout()
         code = 0
@@ -36,6 +31,31 @@ def main(argv: list[str] | None = None) -> int:
         except BrokenPipeError:
             _silence_stdout()
     return code
+
+
+def dispatch(args: list[str]) -> int:
+    wants_help = {"-h", "--help"} & set(args[: args.index("--")] if "--" in args else args)
+    if args and not wants_help:
+        if args[0] in FAST_VERBS:
+            return _run_fast(args[0], args[1:])
+        send_args = send_line(args)
+        if send_args is not None:
+            return _run_send(send_args)
+    from hail.cli import run
+
+    return run(args)
+
+
+def send_line(args: list[str]) -> list[str] | None:
+    """The arguments of a send (`hail <target> …` or `hail send …`), or None for another verb."""
+    from hail.seat import REMOVED, VERBS
+
+    first = args[0]
+    if first == "send":
+        return args[1:]
+    if first in VERBS or first in REMOVED or first.startswith("-"):
+        return None
+    return args
 
 
 def _silence_stdout() -> None:
@@ -53,75 +73,44 @@ def fail(err: HailError) -> int:
     return err.exit_code
 
 
-class _Args:
-    """A tiny parser for the fast verbs: `--opt value`, `--opt=value`, flags, positionals, `--`."""
-
-    def __init__(self, verb: str, args: list[str], valued: set[str], flags: set[str]) -> None:
-        self.values: dict[str, str] = {}
-        self.flags: set[str] = set()
-        self.positional: list[str] = []
-        it = iter(args)
-        for arg in it:
-            if arg == "--":
-                self.positional.extend(it)
-                break
-            if arg.startswith("--") and len(arg) > 2:
-                name, eq, value = arg.partition("=")
-                if name in valued:
-                    if not eq:
-                        try:
-                            value = next(it)
-                        except StopIteration:
-                            raise UsageError(
-                                f"option {name} requires a value{PARSER_TAIL}"
-                            ) from None
-                    self.values[name] = value
-                elif name in flags and not eq:
-                    self.flags.add(name)
-                else:
-                    raise UsageError(f"no such option for {verb}: {name}{PARSER_TAIL}")
-            elif arg.startswith("-") and len(arg) > 1 and not _is_number(arg):
-                raise UsageError(f"no such option for {verb}: {arg}{PARSER_TAIL}")
-            else:
-                self.positional.append(arg)
+def internal(exc: BaseException) -> int:
+    return fail(HailError(f"internal error: {exc}; please report it"))
 
 
-def _is_number(text: str) -> bool:
+def _run_send(args: list[str]) -> int:
     try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+        from hail.commands import send
+        from hail.context import Ctx
+        from hail.stdin import read_body
 
-
-def _choice(value: str | None, choices: tuple[str, ...], option: str) -> str | None:
-    if value is not None and value not in choices:
-        raise UsageError(
-            f"invalid value for {option}: '{value}' is not one of {', '.join(choices)}{PARSER_TAIL}"
-        )
-    return value
-
-
-def _no_positionals(verb: str, parsed: _Args) -> None:
-    if parsed.positional:
-        raise UsageError(f"unexpected argument '{parsed.positional[0]}' for {verb}{PARSER_TAIL}")
+        parsed = send.parse_send(args)
+        send.validate(parsed)  # before stdin is read: a bad line must not wait on a body
+        return send.send(Ctx.from_env(), parsed, read_body())
+    except HailError as err:
+        return fail(err)
+    except BrokenPipeError:
+        raise
+    except Exception as exc:
+        return internal(exc)
 
 
 def _run_fast(verb: str, args: list[str]) -> int:
+    from hail import argv
+
     try:
         if verb == "deliver":
             from hail.hooks import protocol
 
-            p = _Args(verb, args, {"--format", "--event"}, set())
-            _no_positionals(verb, p)
-            fmt = _choice(p.values.get("--format"), protocol.FORMATS, "--format")
-            event = _choice(p.values.get("--event"), protocol.EVENTS, "--event")
+            p = argv.parse(verb, args, {"--format", "--event"}, set())
+            argv.no_positionals(verb, p)
+            fmt = argv.choice(p.values.get("--format"), protocol.FORMATS, "--format")
+            event = argv.choice(p.values.get("--event"), protocol.EVENTS, "--event")
             from hail.hooks.deliver import deliver
 
             return deliver(fmt, event or "UserPromptSubmit")
         if verb == "brief":
-            p = _Args(verb, args, set(), {"--all", "--hook"})
-            _no_positionals(verb, p)
+            p = argv.parse(verb, args, set(), {"--all", "--hook"})
+            argv.no_positionals(verb, p)
             from hail.hooks import brief
 
             if "--hook" in p.flags:
@@ -133,23 +122,25 @@ def _run_fast(verb: str, args: list[str]) -> int:
         from hail.context import Ctx
 
         if verb == "sent":
-            p = _Args(verb, args, set(), set())
+            p = argv.parse(verb, args, set(), set())
             if len(p.positional) != 1:
-                raise UsageError(f"sent takes one message id{PARSER_TAIL}")
+                raise UsageError(f"sent takes one message id{argv.PARSER_TAIL}")
             return receive.sent(Ctx.from_env(), p.positional[0])
-        p = _Args(verb, args, {"--timeout"}, {"--any"})
+        p = argv.parse(verb, args, {"--timeout"}, {"--any"})
         timeout = _timeout(p.values.get("--timeout"))
         return receive.await_(Ctx.from_env(), p.positional, timeout, any_="--any" in p.flags)
     except HailError as err:
         return fail(err)
+    except BrokenPipeError:
+        raise
     except Exception as exc:  # a fast verb must never show a traceback
         if verb == "deliver" or (verb == "brief" and "--hook" in args):
             return 0
-        return fail(HailError(f"internal error: {exc}; please report it"))
+        return internal(exc)
 
 
 def _timeout(value: str | None) -> float:
-    from hail import policy
+    from hail import argv, policy
 
     if value is None:
         return policy.AWAIT_DEFAULT_TIMEOUT
@@ -158,5 +149,5 @@ def _timeout(value: str | None) -> float:
     except ValueError:
         seconds = -1.0
     if not seconds >= 0 or seconds == float("inf"):
-        raise UsageError(f"--timeout takes a number of seconds, not '{value}'{PARSER_TAIL}")
+        raise UsageError(f"--timeout takes a number of seconds, not '{value}'{argv.PARSER_TAIL}")
     return seconds

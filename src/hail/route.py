@@ -6,33 +6,44 @@ wake, the mailbox the sender signs as, and the identity-split warning.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from hail import policy
 from hail.context import Ctx
 from hail.errors import SeatError, StateError
 from hail.seat import Addr, Seat, find_seat, is_plain_name
-from hail.transport.panes import Pane, Panes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.transport.panes import Pane, Panes
 
 
-@dataclass(frozen=True)
 class Route:
     """The recipient mailbox, its seat, and the pane to wake (or why there is none)."""
 
-    mailbox: str
-    seat: str
-    wake: Pane | None
-    reason: str = ""
+    __slots__ = ("mailbox", "reason", "seat", "wake")
+
+    def __init__(self, mailbox: str, seat: str, wake: Pane | None, reason: str = "") -> None:
+        self.mailbox = mailbox
+        self.seat = seat
+        self.wake = wake
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"Route({self.mailbox!r}, {self.seat!r}, {self.wake!r}, {self.reason!r})"
 
 
-@dataclass(frozen=True)
 class Sender:
     """Who signs a send: the primary mailbox (`reply:`), the `from:` value, and the known pane."""
 
-    seat: Seat
-    primary: str
-    signature: str
-    pane: Pane | None
+    __slots__ = ("pane", "primary", "seat", "signature")
+
+    def __init__(self, seat: Seat, primary: str, signature: str, pane: Pane | None) -> None:
+        self.seat = seat
+        self.primary = primary
+        self.signature = signature
+        self.pane = pane
+
+    def __repr__(self) -> str:
+        return f"Sender({self.primary!r}, {self.signature!r}, {self.pane!r})"
 
 
 def _no_tmux(arg: str) -> StateError:

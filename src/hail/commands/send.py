@@ -8,10 +8,7 @@ still delivers, exits 5 and says not to resend.
 from __future__ import annotations
 
 import os
-import re
 import sys
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hail import envelope, ids, policy
 from hail.context import Ctx
@@ -21,12 +18,12 @@ from hail.seat import parse_target
 from hail.store import fs, records
 from hail.store.message import render
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.route import Route, Sender
     from hail.transport.panes import Panes
     from hail.transport.tmux import Tmux
 
-_SPAN_RE = re.compile(r"^([1-9][0-9]*)([mhd])$")
 _SPAN_UNIT = {"m": 60, "h": 3600, "d": 86400}
 
 OLD_KIND_HINTS = {
@@ -38,25 +35,52 @@ OLD_KIND_HINTS = {
 OLD_KIND_HINTS["go"] = OLD_KIND_HINTS["nogo"] = OLD_KIND_HINTS["ruling"]
 
 
-@dataclass(frozen=True)
 class SendArgs:
-    target: str
-    kind: str | None
-    headline: str | None
-    re: str | None = None
-    scope: str | None = None
-    span: str | None = None
-    no_submit: bool = False
-    force: bool = False
-    no_wake: bool = False
+    """A parsed send command line."""
+
+    __slots__ = (
+        "force",
+        "headline",
+        "kind",
+        "no_submit",
+        "no_wake",
+        "re",
+        "scope",
+        "span",
+        "target",
+    )
+
+    def __init__(
+        self,
+        target: str,
+        kind: str | None,
+        headline: str | None,
+        re: str | None = None,
+        scope: str | None = None,
+        span: str | None = None,
+        no_submit: bool = False,
+        force: bool = False,
+        no_wake: bool = False,
+    ) -> None:
+        self.target = target
+        self.kind = kind
+        self.headline = headline
+        self.re = re
+        self.scope = scope
+        self.span = span
+        self.no_submit = no_submit
+        self.force = force
+        self.no_wake = no_wake
 
 
-@dataclass(frozen=True)
 class Draft:
     """A composed message: the sanitized (possibly folded) headline and the body, if any."""
 
-    headline: str
-    body: str | None
+    __slots__ = ("body", "headline")
+
+    def __init__(self, headline: str, body: str | None) -> None:
+        self.headline = headline
+        self.body = body
 
 
 # --- 1. validate -------------------------------------------------------------------------------
@@ -79,10 +103,10 @@ def validate_kind(target: str, kind: str | None) -> str:
 
 
 def parse_span(span: str) -> int:
-    m = _SPAN_RE.match(span)
-    if not m:
+    number, unit = span[:-1], span[-1:]
+    if unit not in _SPAN_UNIT or not (number.isascii() and number.isdigit()) or number[0] == "0":
         raise UsageError(f"--for {span}: a span such as 30m, 8h or 3d")
-    seconds = int(m.group(1)) * _SPAN_UNIT[m.group(2)]
+    seconds = int(number) * _SPAN_UNIT[unit]
     if seconds > policy.HOLD_MAX_SECONDS:
         raise UsageError(
             f"--for {span}: at most 7d; a hold is a person's decision, not a standing lock"
@@ -327,6 +351,32 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
     if result.reason:
         return report_not_woken(ctx, to, "submitted" if result.typed else "typed", result.reason)
     return 0
+
+
+def parse_send(args: list[str]) -> SendArgs:
+    """`<target> <kind> [headline]` and the send options, in any order [§5.1]."""
+    from hail import argv
+
+    refuse_legacy_flags(args)
+    p = argv.parse(
+        "send", args, {"--re", "--scope", "--for"}, {"--no-submit", "--force", "--no-wake"}
+    )
+    pos = p.positional
+    if not pos:
+        raise UsageError(f"missing argument: the target seat{argv.PARSER_TAIL}")
+    if len(pos) > 3:
+        raise UsageError(f"unexpected argument '{pos[3]}' after the headline")
+    return SendArgs(
+        target=pos[0],
+        kind=pos[1] if len(pos) > 1 else None,
+        headline=pos[2] if len(pos) > 2 else None,
+        re=p.values.get("--re"),
+        scope=p.values.get("--scope"),
+        span=p.values.get("--for"),
+        no_submit="--no-submit" in p.flags,
+        force="--force" in p.flags,
+        no_wake="--no-wake" in p.flags,
+    )
 
 
 def refuse_legacy_flags(args: list[str]) -> None:

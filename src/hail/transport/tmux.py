@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from hail.errors import StateError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 #: `list-panes -a -F`: eight tab-separated fields, the path last because it may hold anything [§1.2].
 PANE_FORMAT = "\t".join(
@@ -37,18 +39,51 @@ class SocketError(TmuxError):
     """HAIL_SOCKET names something that is not a tmux socket."""
 
 
-@dataclass(frozen=True)
 class PaneRow:
     """One line of `list-panes -a`, as tmux reports it."""
 
-    id: str
-    pid: int
-    command: str
-    in_mode: bool
-    session: str
-    window: str
-    size: str
-    path: str
+    __slots__ = ("command", "id", "in_mode", "path", "pid", "session", "size", "window")
+
+    def __init__(
+        self,
+        id: str,
+        pid: int,
+        command: str,
+        in_mode: bool,
+        session: str,
+        window: str,
+        size: str,
+        path: str,
+    ) -> None:
+        self.id = id
+        self.pid = pid
+        self.command = command
+        self.in_mode = in_mode
+        self.session = session
+        self.window = window
+        self.size = size
+        self.path = path
+
+    def _key(self) -> tuple[str, int, str, bool, str, str, str, str]:
+        return (
+            self.id,
+            self.pid,
+            self.command,
+            self.in_mode,
+            self.session,
+            self.window,
+            self.size,
+            self.path,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PaneRow) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"PaneRow{self._key()!r}"
 
 
 def _is_socket(path: str) -> bool:
