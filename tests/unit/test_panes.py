@@ -17,7 +17,13 @@ from hail import policy
 from hail.errors import DialogError
 from hail.transport import wake as wake_mod
 from hail.transport.panes import Pane, agent_commands, process_name, survey
-from hail.transport.tmux import SocketError, Tmux, TmuxError, escape_last_semicolon
+from hail.transport.tmux import (
+    SocketError,
+    Tmux,
+    TmuxError,
+    default_socket,
+    escape_last_semicolon,
+)
 
 pytestmark = pytest.mark.tmux
 
@@ -103,7 +109,13 @@ def test_the_socket_comes_from_hail_socket_then_tmux_then_the_default(server: Se
     assert Tmux.from_env({"HAIL_SOCKET": sock, "TMUX": "/x,1,0"}).source == "HAIL_SOCKET"
     via_tmux = Tmux.from_env({"TMUX": f"{sock},123,0"})
     assert (via_tmux.source, via_tmux.socket) == ("$TMUX", sock)
-    stale = Tmux.from_env({"TMUX": "/nonexistent/socket,1,0"})
+    tmpdir = server.root / "tmux-tmpdir"
+    default = Path(default_socket({"TMUX_TMPDIR": str(tmpdir)}))
+    with pytest.raises(TmuxError, match="no server running"):
+        Tmux.from_env({"TMUX": "/nonexistent/socket,1,0", "TMUX_TMPDIR": str(tmpdir)})
+    default.parent.mkdir(parents=True)
+    default.symlink_to(sock)  # a live server on the default socket
+    stale = Tmux.from_env({"TMUX": "/nonexistent/socket,1,0", "TMUX_TMPDIR": str(tmpdir)})
     assert (stale.source, stale.socket) == ("default server", None)
 
 

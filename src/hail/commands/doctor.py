@@ -133,12 +133,15 @@ def _check_seat(ctx: Ctx, out: _Lines) -> Seat | None:
 def _check_tmux(ctx: Ctx, seat: Seat | None, out: _Lines) -> Panes | None:
     """The pane list, or None when tmux cannot be reached (then no pane-based notes)."""
     from hail.transport.panes import survey
-    from hail.transport.tmux import Tmux
+    from hail.transport.tmux import SocketError, Tmux
 
     try:
         tmux = Tmux.from_env(ctx.env)
-    except HailError as e:
+    except SocketError as e:
         out.say("FIX", e.message)
+        return None
+    except HailError as e:  # no server on tmux's default socket
+        out.say("FIX", f"tmux (default server): {e.message}; start tmux or set HAIL_SOCKET")
         return None
     try:
         panes = survey(tmux, ctx.env, ctx.home)

@@ -121,6 +121,8 @@ def _framed(items: list[_Shown]) -> list[str]:
 
 def _write(lines: list[str]) -> None:
     """Print and flush now, so a failed write is seen here (and claims can be given back)."""
+    if sys.stdout is None:  # fd 1 closed: the text would reach nobody
+        raise OSError(9, "standard output is closed")
     for line in lines:
         emit(line)
     sys.stdout.flush()
@@ -160,10 +162,15 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
         return 0
     try:
         _write(_framed(items))
-    except OSError:
+    except OSError as exc:
         for box, path in claims:
             box.give_back(path)
-        raise
+        if isinstance(exc, BrokenPipeError):
+            raise
+        raise StateError(
+            f"could not write the inbox ({exc.strerror or exc}); nothing was claimed: "
+            "run hail inbox again"
+        ) from None
     return 0
 
 

@@ -190,11 +190,15 @@ def compose(kind: str, raw_headline: str, body: str | None, cap: int) -> Draft:
 
 def survey_panes(ctx: Ctx) -> tuple[Tmux | None, Panes | None]:
     """tmux and its panes, or (None, None): any failure here only means "no tmux"."""
-    from hail.transport.panes import survey
     from hail.transport.tmux import Tmux, TmuxError
 
     try:
         tmux = Tmux.from_env(ctx.env)
+    except TmuxError:
+        return None, None
+    from hail.transport.panes import survey  # only with a socket to talk to: it costs imports
+
+    try:
         return tmux, survey(tmux, ctx.env, ctx.home)
     except TmuxError:
         return None, None
@@ -308,6 +312,7 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
     from hail import route as routing
 
     kind, scope, span = validate(a)
+    addr = parse_target(a.target)  # refused before anything is written, the binding included
     raw_headline, body = split_input(a.headline, stdin_text)
     draft = compose(kind, raw_headline, body, ctx.cap)
     seat = ctx.require_seat()
@@ -316,7 +321,6 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
     split = routing.identity_split(ctx, who, panes)
     if split:
         warn(split)
-    addr = parse_target(a.target)
     to = routing.route(ctx, a.target, addr, panes)
     if kind == "release" and a.re:
         check_release(ctx, a.re)
@@ -353,10 +357,17 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
     return 0
 
 
+def from_argv(text: str) -> str:
+    """An argument as valid text: undecodable bytes (surrogate escapes) become U+FFFD."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def parse_send(args: list[str]) -> SendArgs:
     """`<target> <kind> [headline]` and the send options, in any order [§5.1]."""
     from hail import argv
 
+    # Arguments are bytes the shell passed: invalid UTF-8 is replaced, as it is on stdin [§5.1.3].
+    args = [from_argv(arg) for arg in args]
     refuse_legacy_flags(args)
     p = argv.parse(
         "send", args, {"--re", "--scope", "--for"}, {"--no-submit", "--force", "--no-wake"}

@@ -86,6 +86,12 @@ class PaneRow:
         return f"PaneRow{self._key()!r}"
 
 
+def default_socket(env: Mapping[str, str]) -> str:
+    """Where tmux's default server listens: `$TMUX_TMPDIR` (else /tmp), `tmux-<uid>/default`."""
+    base = env.get("TMUX_TMPDIR") or "/tmp"
+    return os.path.join(base, f"tmux-{os.getuid()}", "default")
+
+
 def _is_socket(path: str) -> bool:
     try:
         return stat.S_ISSOCK(os.stat(path).st_mode)
@@ -119,6 +125,10 @@ class Tmux:
         inherited = env.get("TMUX", "").split(",", 1)[0]
         if inherited and _is_socket(inherited):
             return cls(inherited, "$TMUX", env)
+        default = default_socket(env)
+        if not _is_socket(default):
+            # Answered without running tmux (or importing libtmux): nothing listens there.
+            raise TmuxError(f"tmux: no server running on {default}")
         return cls(None, "default server", env)
 
     # --- the one place tmux runs ----------------------------------------------------------------
