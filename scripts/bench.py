@@ -1,0 +1,937 @@
+#!/usr/bin/env python3
+"""Hook-path timings of the installed `hail` as ratios to a bare interpreter start [SPEC §6.8, §12.4].
+
+`hail deliver` runs on every prompt and after every tool call of every agent on the machine, and
+`hail brief --hook` at every session start, so their cost is measured against `python -c pass` of
+the same interpreter, in the same run and the same environment, as whole processes: each child is
+started with `posix_spawn` and reaped with `wait4`, which gives its wall time and its own CPU time.
+Baseline and cases run interleaved in shuffled rounds, so machine noise hits both alike.
+
+Two states are built in the SPEC §3 layout by writing the files directly: a small one (a handful of
+seats) and a large one (1 000 seats, 100 000 read messages, 1 000 holds and 1 000 pending records),
+the latter cached in the temp directory under a layout version. Every process gets a scratch HOME
+and XDG_STATE_HOME, no TMUX or TMUX_PANE, `HAIL_SOCKET` pointing nowhere, and a seat directory as
+its working directory.
+
+Modes:
+  (default)  small state, every case, a table of medians and ratios against the targets;
+  --check    the gate of `just check`: the four hook cases on the small state, mean CPU time over
+             at least 30 runs each, `ok|SLOW  <verb>  <ratio>x`, exit 1 past BENCH_FACTOR (2.0);
+  --full     small and large state, more runs, plus `seats` and `doctor` with 1 000 seats;
+  --imports  the slowest imports of each case (`-X importtime`), largest first;
+  --validate every case once, untimed, checking that it does what it is meant to.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+#: Bump when the generated layout changes, so a cached large state is rebuilt.
+LAYOUT_VERSION = 1
+#: A cached large state older than this is rebuilt: its pending record must stay under 7 days old.
+CACHE_MAX_AGE = 24 * 3600.0
+
+CHECK_RUNS = 30
+DEFAULT_RUNS = 40
+FULL_RUNS = 100
+#: `seats` and `doctor` on 1 000 seats are slow by nature; a few runs show whether they stay under 1 s.
+SLOW_CASE_RUNS = 10
+WARMUP_RUNS = 3
+DEFAULT_BENCH_FACTOR = 2.0
+#: How much a case may grow from the small state to the large one.
+SCALE_TARGET = 1.1
+SEATS_DOCTOR_LIMIT_MS = 1000.0
+
+#: Variables that would reach the user's tmux, configs or identity, or change hail's behaviour.
+SCRUBBED = (
+    "TMUX",
+    "TMUX_PANE",
+    "HAIL_SOCKET",
+    "HAIL_SEAT",
+    "HAIL_ENVELOPE_MAX",
+    "HAIL_AGENT_COMMANDS",
+    "CLAUDE_CONFIG_DIR",
+    "CODEX_HOME",
+    "CODEX_THREAD_ID",
+    "CODEX_SESSION_ID",
+    "PYTHONIMPORTTIME",
+    # an installed package has its bytecode cached; without this a warm-up run writes it
+    "PYTHONDONTWRITEBYTECODE",
+)
+
+# --- the states [SPEC §3] -------------------------------------------------------------------------
+
+BENCH = "bench"  # reads: empty deliver, brief --hook, sent
+INBOX5 = "inbox5"  # holds five unread messages with bodies
+PEER = "peer"  # the other end of bench's mail
+SENDER = "sender"  # sends the send case
+SINK = "sink"  # receives the send case
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How much history a state holds besides the seats every case needs."""
+
+    name: str
+    other_seats: int  # besides bench, inbox5, peer, sender, sink
+    read_messages: int  # in cur/ as <id>.read.md, every one indexed in ids/
+    bench_read: int  # of those, in bench's own mailbox (a hook must never list cur/)
+    holds: int  # in effect; BENCH_HOLDS of them involve bench, the rest are between others
+    pending: int  # one in bench's mailbox (delivered, 10 min old), the rest in other seats'
+
+
+BENCH_HOLDS = 10
+SMALL = Shape("small", other_seats=0, read_messages=20, bench_read=10, holds=BENCH_HOLDS, pending=1)
+LARGE = Shape(
+    "large", other_seats=995, read_messages=100_000, bench_read=10_000, holds=1000, pending=1000
+)
+
+BODY = (
+    "The change touches the session store and the token refresh path.\n"
+    "Please check that the retry loop cannot spin when the clock jumps back,\n"
+    "and that the old cookie format still reads."
+)
+
+
+@dataclass
+class World:
+    """A state on disk: HOME, XDG_STATE_HOME, the seat directories, and the ids the cases use."""
+
+    root: Path
+    shape: Shape
+    sent_id: str = ""  # a message bench sent and peer read
+    unread_ids: list[str] = field(default_factory=list)  # inbox5's five
+
+    @property
+    def home(self) -> Path:
+        return self.root / "home"
+
+    @property
+    def state_home(self) -> Path:
+        return self.root / "state"
+
+    @property
+    def hail(self) -> Path:
+        return self.state_home / "hail"
+
+    def seat_dir(self, seat: str) -> Path:
+        return self.root / "ws" / seat
+
+    def mailbox(self, seat: str) -> Path:
+        return self.hail / "seats" / seat
+
+    def seat_names(self) -> list[str]:
+        return [BENCH, INBOX5, PEER, SENDER, SINK] + [
+            f"s{i:04d}" for i in range(self.shape.other_seats)
+        ]
+
+    def reset(self) -> None:
+        """Undo what the cases leave behind, also after an interrupted run of a cached state."""
+        for msg_id in self.unread_ids:
+            give_back(self.mailbox(INBOX5), msg_id)
+        for directory in (self.mailbox(SINK) / "new", self.mailbox(SENDER) / "pending"):
+            for name in os.listdir(directory):
+                forget(self, name.removesuffix(".md"))
+        log = self.hail / "hook-errors.log"
+        if log.exists():
+            raise BenchError(f"hail logged hook errors: {log.read_text(errors='replace')}")
+
+
+class BenchError(Exception):
+    """The state or a case does not behave as the benchmark assumes."""
+
+
+def give_back(box: Path, msg_id: str) -> None:
+    """A message a delivery claimed goes back to new/, so the next run finds it unread."""
+    with contextlib.suppress(FileNotFoundError):
+        os.rename(box / "cur" / f"{msg_id}.injected.md", box / "new" / f"{msg_id}.md")
+
+
+def forget(world: World, msg_id: str) -> None:
+    """Remove every trace of one send to SINK: its message, its index link, its pending record."""
+    for path in (
+        world.mailbox(SINK) / "new" / f"{msg_id}.md",
+        world.hail / "ids" / msg_id,
+        world.mailbox(SENDER) / "pending" / msg_id,
+    ):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+def iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+class Writer:
+    """Writes the SPEC §3.2 layout directly: 0700 directories, 0600 files, no fsync."""
+
+    def __init__(self, world: World, now: float) -> None:
+        self.world = world
+        self.now = now
+        self.serial = 0
+        self.made: set[Path] = set()
+
+    def new_id(self) -> str:
+        """Distinct per-second stamps, oldest first, all of them in the past."""
+        self.serial += 1
+        t = self.now - 300_000 + self.serial
+        return (
+            f"{time.strftime('%m%dT%H%M%S', time.gmtime(t))}-{(self.serial * 40503) & 0xFFFF:04x}"
+        )
+
+    def dirs(self, path: Path) -> None:
+        if path in self.made:
+            return
+        if not path.exists():
+            self.dirs(path.parent)
+            os.mkdir(path, 0o700)
+        self.made.add(path)
+
+    def file(self, path: Path, text: str) -> None:
+        self.dirs(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, text.encode())
+        finally:
+            os.close(fd)
+
+    def seat(self, name: str) -> None:
+        """A workspace with a `.hail-seat` file, and its binding `seats/<seat>/root`."""
+        ws = self.world.seat_dir(name)
+        self.dirs(ws)
+        self.file(ws / ".hail-seat", f"{name}\n")
+        self.file(self.world.mailbox(name) / "root", f"{ws}\n")
+
+    def message(self, sender: str, to: str, where: str, body: str = BODY) -> str:
+        """A message from `sender` to `to`, filed as `new` (unread) or `read` (claimed by inbox)."""
+        msg_id = self.new_id()
+        headline = f"review the session store change {self.serial}"
+        text = (
+            f"from: {sender}\nreply: {sender}\nkind: ask\nid: {msg_id}\n"
+            f"time: {iso(self.now - 3600)}\nask: {headline}\n\n{body}\n"
+        )
+        box = self.world.mailbox(to)
+        path = box / "new" / f"{msg_id}.md" if where == "new" else box / "cur" / f"{msg_id}.read.md"
+        self.file(path, text)
+        self.dirs(self.world.hail / "ids")
+        os.symlink(to, self.world.hail / "ids" / msg_id)
+        return msg_id
+
+    def hold(self, issuer: str, to: str) -> None:
+        msg_id = self.new_id()
+        self.file(
+            self.world.hail / "holds" / msg_id,
+            f"id: {msg_id}\nkind: hold\nissuer: {issuer}\nto: {to}\nscope: src/auth\n"
+            f"time: {iso(self.now - 3600)}\nexpires: {iso(self.now + 30 * 86400)}\n"
+            f"headline: do not touch the auth module while it is redesigned\n",
+        )
+
+    def pending(self, owner: str, msg_id: str, to: str) -> None:
+        self.file(
+            self.world.mailbox(owner) / "pending" / msg_id,
+            f"id: {msg_id}\nkind: ask\nto: {to}\nepoch: {int(self.now - 600)}\n"
+            f"headline: review the session store change\n",
+        )
+
+
+def build(world: World) -> None:
+    """Write the whole state of `world.shape`; the caller removes a half-written one."""
+    shape = world.shape
+    w = Writer(world, time.time())
+    names = world.seat_names()
+    others = names[5:]
+    for name in names:
+        w.seat(name)
+    for name in (BENCH, INBOX5, PEER, SENDER, SINK):
+        for sub in ("new", "cur", "tmp", "pending"):
+            w.dirs(world.mailbox(name) / sub)
+    # bench's read history, then the sent id, then everyone else's history
+    for _ in range(shape.bench_read):
+        w.message(PEER, BENCH, "read")
+    world.sent_id = w.message(BENCH, PEER, "read")
+    readers = others or [PEER, SINK]
+    for i in range(shape.read_messages - shape.bench_read - 1):
+        to = readers[i % len(readers)]
+        w.message(readers[(i + 1) % len(readers)], to, "read")
+    # five unread messages with bodies, oldest first
+    world.unread_ids = [w.message(PEER, INBOX5, "new") for _ in range(5)]
+    # holds: some involve bench (shown in full), the rest are between other seats (counted)
+    for i in range(shape.holds):
+        if i < BENCH_HOLDS:
+            w.hold(PEER, BENCH)
+        else:
+            w.hold(others[i % len(others)], others[(i + 1) % len(others)])
+    # bench's one pending send is still unread by peer, ten minutes old: listed, never deleted
+    late = w.message(BENCH, PEER, "new")
+    w.pending(BENCH, late, PEER)
+    for i in range(shape.pending - 1):
+        owner = others[i % len(others)]
+        w.pending(owner, w.new_id(), others[(i + 1) % len(others)])
+    os.mkdir(world.home, 0o700)
+    meta = f"{LAYOUT_VERSION}\n{w.now}\n{world.sent_id}\n{' '.join(world.unread_ids)}\n"
+    (world.root / "complete").write_text(meta)
+
+
+def small_world(scratch: Path) -> World:
+    world = World(scratch / "small", SMALL)
+    world.root.mkdir()
+    build(world)
+    return world
+
+
+def large_world(cache_root: Path | None = None, shape: Shape = LARGE) -> World:
+    """The large state, reused from the temp directory while its layout version and age fit."""
+    base = cache_root or Path(tempfile.gettempdir())
+    root = base / f"hail-bench-{shape.name}-v{LAYOUT_VERSION}-{os.getuid()}"
+    world = World(root, shape)
+    marker = root / "complete"
+    if marker.exists():
+        lines = marker.read_text().split("\n")
+        if lines[0] == str(LAYOUT_VERSION) and time.time() - float(lines[1]) < CACHE_MAX_AGE:
+            world.sent_id = lines[2]
+            world.unread_ids = lines[3].split()
+            world.reset()
+            return world
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(mode=0o700)
+    started = time.monotonic()
+    print(f"building the {shape.name} state in {root} …", file=sys.stderr, flush=True)
+    try:
+        build(world)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    print(f"  built in {time.monotonic() - started:.1f} s", file=sys.stderr, flush=True)
+    return world
+
+
+# --- the cases -------------------------------------------------------------------------------------
+
+# What Claude Code sends on stdin [REAL-CLIENTS §2.3].
+_COMMON = (
+    '"session_id":"6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f",'
+    '"transcript_path":"/home/u/.claude/projects/-home-u-src-app/6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f.jsonl",'
+)
+PROMPT_PAYLOAD = (
+    "{" + _COMMON + '"cwd":"{cwd}","hook_event_name":"UserPromptSubmit",'
+    '"prompt":"run the tests and fix what fails","prompt_id":"p-0193","permission_mode":"default"}'
+)
+TOOL_PAYLOAD = (
+    "{" + _COMMON + '"cwd":"{cwd}","hook_event_name":"PostToolUse","tool_name":"Bash",'
+    '"tool_input":{"command":"pytest -q tests/unit","description":"Run the unit tests"},'
+    '"tool_response":{"stdout":"' + "." * 600 + '\\n412 passed in 3.81s\\n","stderr":"",'
+    '"interrupted":false,"isImage":false,"noOutputExpected":false},'
+    '"tool_use_id":"toolu_01AbCdEfGhIjKlMnOpQrStUv","duration_ms":4123,"prompt_id":"p-0193",'
+    '"permission_mode":"default","effort":{"level":"high"}}'
+)
+SESSION_PAYLOAD = (
+    "{" + _COMMON + '"cwd":"{cwd}","hook_event_name":"SessionStart","source":"startup",'
+    '"model":"claude-opus-4-8[1m]"}'
+)
+
+
+@dataclass
+class Result:
+    code: int
+    stdout: str
+    stderr: str
+
+
+@dataclass
+class Case:
+    """One command line run in one seat of one state, with what its output must show."""
+
+    name: str  # as printed: the verb and its options
+    world: World | None  # None: the baseline, run in a seat of the small state
+    seat: str
+    argv: list[str]
+    target: float | None  # ratio to the baseline, or None
+    check: Callable[[Result], str | None]  # None when the output is as expected, else why not
+    payload: str | None = None
+    hook: bool = False  # one of the four cases `--check` gates [SPEC §12.4]
+    after: Callable[[Result], None] | None = None  # undo what the run changed
+    limit_ms: float | None = None  # an absolute wall-time bound instead of a ratio
+    optional: bool = False  # a failing optional case is reported and left out, not fatal
+    max_runs: int | None = None
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    @property
+    def state(self) -> str:
+        return "-" if self.world is None else self.world.shape.name
+
+
+def expect_code(code: int, *, empty: bool = False) -> Callable[[Result], str | None]:
+    def check(r: Result) -> str | None:
+        if r.code != code:
+            return f"exit {r.code}, expected {code}"
+        if empty and (r.stdout or r.stderr):
+            return f"expected no output, got {r.stdout!r} {r.stderr!r}"
+        return None
+
+    return check
+
+
+def expect_text(code: int, must: str, count: int = 1) -> Callable[[Result], str | None]:
+    def check(r: Result) -> str | None:
+        if r.code != code:
+            return f"exit {r.code}, expected {code}: {r.stderr.strip()}"
+        if r.stdout.count(must) != count:
+            return f"expected {count} × {must!r} in stdout, got {r.stdout[:300]!r}"
+        return None
+
+    return check
+
+
+def expect_lines(n: int) -> Callable[[Result], str | None]:
+    def check(r: Result) -> str | None:
+        if r.code != 0 or len(r.stdout.splitlines()) != n:
+            return (
+                f"exit {r.code}, {len(r.stdout.splitlines())} lines, expected {n}: {r.stderr[:300]}"
+            )
+        return None
+
+    return check
+
+
+def no_traceback(r: Result) -> str | None:
+    """`doctor` exits 1 here (HAIL_SOCKET points nowhere), but must finish its report."""
+    if r.code not in (0, 1) or "Traceback" in r.stderr or "internal error" in r.stderr:
+        return f"exit {r.code}: {r.stderr[-500:]}"
+    return None
+
+
+def hook_cases(world: World, hail: str) -> list[Case]:
+    """The four cases `just check` gates, in one state."""
+    return [
+        Case(
+            "deliver --format claude",
+            world,
+            BENCH,
+            [hail, "deliver", "--format", "claude"],
+            1.3,
+            expect_code(0, empty=True),
+            payload=PROMPT_PAYLOAD,
+            hook=True,
+        ),
+        Case(
+            "deliver --format claude --event PostToolUse",
+            world,
+            BENCH,
+            [hail, "deliver", "--format", "claude", "--event", "PostToolUse"],
+            1.3,
+            expect_code(0, empty=True),
+            payload=TOOL_PAYLOAD,
+            hook=True,
+        ),
+        Case(
+            "brief --hook",
+            world,
+            BENCH,
+            [hail, "brief", "--hook"],
+            1.3,
+            expect_text(0, "hail brief for bench"),
+            payload=SESSION_PAYLOAD,
+            hook=True,
+        ),
+        Case(
+            "sent <id>",
+            world,
+            BENCH,
+            [hail, "sent", world.sent_id],
+            1.3,
+            expect_text(0, "read "),
+            hook=True,
+        ),
+    ]
+
+
+def all_cases(world: World, hail: str) -> list[Case]:
+    """Every case of one state: the hook cases, five unread bodies, a send."""
+
+    def give_back_five(_: Result) -> None:
+        for msg_id in world.unread_ids:
+            give_back(world.mailbox(INBOX5), msg_id)
+
+    def forget_send(r: Result) -> None:
+        for line in r.stdout.splitlines():
+            if line.startswith("id="):
+                forget(world, line[3:])
+
+    return [
+        *hook_cases(world, hail),
+        Case(
+            "deliver --format claude (5 unread)",
+            world,
+            INBOX5,
+            [hail, "deliver", "--format", "claude"],
+            1.6,
+            expect_text(0, "[/hail:", 5),
+            payload=PROMPT_PAYLOAD,
+            after=give_back_five,
+        ),
+        Case(
+            f"{SINK} ask (no tmux, exit 5)",
+            world,
+            SENDER,
+            [hail, SINK, "ask", "is the session store change ready to land?"],
+            3.0,
+            expect_text(5, "id="),
+            after=forget_send,
+        ),
+    ]
+
+
+#: What pip (distlib) writes for a `[project.scripts]` entry; its `import re` runs on every call.
+PIP_SCRIPT = """#!{python}
+# -*- coding: utf-8 -*-
+import re
+import sys
+from hail.entry import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+
+
+def entry_cases(world: World, python: str, scratch: Path) -> list[Case]:
+    """The empty deliver started other ways, to see what the console script itself costs."""
+    pip_script = scratch / "hail-pip"
+    pip_script.write_text(PIP_SCRIPT.format(python=python))
+    pip_script.chmod(0o755)
+    direct = (
+        "import sys; from hail.entry import main; "
+        "sys.argv[1:] = ['deliver', '--format', 'claude']; sys.exit(main())"
+    )
+    return [
+        Case(
+            "deliver --format claude via python -c main()",
+            world,
+            BENCH,
+            [python, "-c", direct],
+            None,
+            expect_code(0, empty=True),
+            payload=PROMPT_PAYLOAD,
+            optional=True,
+        ),
+        Case(
+            "deliver --format claude via pip's script (import re)",
+            world,
+            BENCH,
+            [str(pip_script), "deliver", "--format", "claude"],
+            None,
+            expect_code(0, empty=True),
+            payload=PROMPT_PAYLOAD,
+            optional=True,
+        ),
+    ]
+
+
+def seat_cases(world: World, hail: str) -> list[Case]:
+    seats = len(world.seat_names())
+    return [
+        Case(
+            f"seats ({seats} seats)",
+            world,
+            BENCH,
+            [hail, "seats"],
+            None,
+            expect_lines(seats + 1),
+            limit_ms=SEATS_DOCTOR_LIMIT_MS,
+            max_runs=SLOW_CASE_RUNS,
+            optional=True,
+        ),
+        Case(
+            f"doctor ({seats} seats)",
+            world,
+            BENCH,
+            [hail, "doctor"],
+            None,
+            no_traceback,
+            limit_ms=SEATS_DOCTOR_LIMIT_MS,
+            max_runs=SLOW_CASE_RUNS,
+            optional=True,
+        ),
+    ]
+
+
+# --- running ---------------------------------------------------------------------------------------
+
+
+class Runner:
+    """Starts each case as a whole process and keeps its wall and CPU time."""
+
+    def __init__(self, env: dict[str, str], scratch: Path, fallback_cwd: Path) -> None:
+        self.env = env
+        self.fallback_cwd = fallback_cwd
+        self.out = os.open(scratch / "stdout", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        self.err = os.open(scratch / "stderr", os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+
+    def close(self) -> None:
+        os.close(self.out)
+        os.close(self.err)
+
+    def run(self, case: Case, env: dict[str, str] | None = None) -> tuple[Result, float, float]:
+        """One run: (result, wall ms, child CPU ms). Output goes to files, so a big one never blocks."""
+        for fd in (self.out, self.err):
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+        cwd = self.fallback_cwd if case.world is None else case.world.seat_dir(case.seat)
+        os.chdir(cwd)
+        stdin_fd = self._stdin(case, cwd)
+        actions = [
+            (os.POSIX_SPAWN_DUP2, stdin_fd, 0),
+            (os.POSIX_SPAWN_DUP2, self.out, 1),
+            (os.POSIX_SPAWN_DUP2, self.err, 2),
+        ]
+        try:
+            start = time.perf_counter_ns()
+            pid = os.posix_spawn(
+                case.argv[0], case.argv, env or env_for(case, self.env), file_actions=actions
+            )
+            _, status, usage = os.wait4(pid, 0)
+            wall = (time.perf_counter_ns() - start) / 1e6
+        finally:
+            os.close(stdin_fd)
+        cpu = (usage.ru_utime + usage.ru_stime) * 1000
+        result = Result(
+            os.waitstatus_to_exitcode(status), self._read(self.out), self._read(self.err)
+        )
+        if case.after is not None:
+            case.after(result)
+        return result, wall, cpu
+
+    @staticmethod
+    def _stdin(case: Case, cwd: Path) -> int:
+        """The harness's payload already in a closed pipe, as a hook gets it; else /dev/null."""
+        if case.payload is None:
+            return os.open(os.devnull, os.O_RDONLY)
+        read_end, write_end = os.pipe()
+        os.write(write_end, case.payload.replace("{cwd}", str(cwd)).encode())
+        os.close(write_end)
+        return read_end
+
+    @staticmethod
+    def _read(fd: int) -> str:
+        os.lseek(fd, 0, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(fd, 1 << 16):
+            chunks.append(chunk)
+        return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def validate(runner: Runner, cases: Iterable[Case]) -> list[Case]:
+    """Each case once, untimed: a benchmark of a command that fails measures nothing.
+
+    Returns the cases to time: a failing optional one is reported on stderr and left out.
+    """
+    kept = []
+    for case in cases:
+        result, _, _ = runner.run(case)
+        why = case.check(result)
+        if case.world is not None:
+            case.world.reset()
+        if why is None:
+            kept.append(case)
+        elif case.optional:
+            print(f"bench: left out {case.name} [{case.state}]: {why}", file=sys.stderr)
+        else:
+            raise BenchError(f"{case.name} [{case.state}]: {why}")
+    return kept
+
+
+def measure(runner: Runner, baseline: Case, cases: Sequence[Case], runs: int) -> None:
+    """Warm-up runs, then rounds of every case and the baseline in a fresh random order each."""
+    everyone = [baseline, *cases]
+    for case in everyone:
+        for _ in range(WARMUP_RUNS if case.max_runs is None else 1):
+            runner.run(case)
+    rng = random.Random(0x4A11)
+    for round_no in range(runs):
+        order = [c for c in everyone if c.max_runs is None or round_no < c.max_runs]
+        rng.shuffle(order)
+        for case in order:
+            result, wall, cpu = runner.run(case)
+            why = case.check(result)
+            if why is not None:
+                raise BenchError(f"{case.name} [{case.state}], round {round_no}: {why}")
+            case.wall.append(wall)
+            case.cpu.append(cpu)
+
+
+# --- reporting -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Row:
+    case: Case
+    wall: float
+    cpu: float
+    ratio: float
+    cpu_ratio: float
+    vs_small: float | None
+    ok: bool
+    target: str
+
+
+def rows_of(baseline: Case, cases: Sequence[Case]) -> list[Row]:
+    base_wall = statistics.median(baseline.wall)
+    base_cpu = statistics.median(baseline.cpu)
+    small: dict[str, float] = {}
+    rows = []
+    for case in cases:
+        wall = statistics.median(case.wall)
+        cpu = statistics.median(case.cpu)
+        ratio, cpu_ratio = wall / base_wall, cpu / base_cpu
+        if case.world is not None and case.world.shape.name == "small":
+            small[case.name] = wall
+        vs_small = wall / small[case.name] if case.state == "large" and case.name in small else None
+        targets, ok = [], True
+        if case.target is not None:
+            targets.append(f"≤{case.target:g}×")
+            ok = ratio <= case.target
+        if vs_small is not None and case.target is not None:
+            targets.append(f"≤{SCALE_TARGET:g}× small")
+            ok = ok and vs_small <= SCALE_TARGET
+        if case.limit_ms is not None:
+            targets.append(f"<{case.limit_ms:g} ms")
+            ok = wall < case.limit_ms
+        rows.append(Row(case, wall, cpu, ratio, cpu_ratio, vs_small, ok, ", ".join(targets) or "-"))
+    return rows
+
+
+def cells(name: str, state: str, case: Case, r: Row | None) -> list[str]:
+    """One table row; `r` is None for the baseline, whose ratios are 1 by definition."""
+    wall = statistics.median(case.wall)
+    cpu = statistics.median(case.cpu)
+    if r is None:
+        return [name, state, str(len(case.wall)), f"{wall:.1f}", f"{cpu:.1f}", "1.00", "1.00"]
+    verdict = ("ok" if r.ok else "SLOW") if r.target != "-" else ""
+    return [
+        name,
+        state,
+        str(len(case.wall)),
+        f"{wall:.1f}",
+        f"{cpu:.1f}",
+        f"{r.ratio:.2f}",
+        f"{r.cpu_ratio:.2f}",
+        "" if r.vs_small is None else f"{r.vs_small:.2f}",
+        r.target,
+        verdict,
+    ]
+
+
+def print_table(baseline: Case, rows: Sequence[Row]) -> None:
+    head = ["case", "state", "runs", "wall ms", "cpu ms", "×base", "cpu ×base", "vs small"]
+    head += ["target", ""]
+    table = [head, cells("python -c pass (baseline)", "-", baseline, None)]
+    table += [cells(r.case.name, r.case.state, r.case, r) for r in rows]
+    widths = [max(len(row[i]) for row in table if i < len(row)) for i in range(len(head))]
+    numeric = {2, 3, 4, 5, 6, 7}
+    for row in table:
+        padded = [
+            cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        print("  ".join(padded).rstrip())
+    print("medians; ×base = wall-time ratio to the baseline, which the target judges")
+    load = os.getloadavg()[0]
+    cpus = os.cpu_count() or 1
+    if load > cpus:
+        print(f"load average {load:.1f} on {cpus} CPUs: wall times are noisy, cpu ×base less so")
+
+
+# --- modes -----------------------------------------------------------------------------------------
+
+
+def base_env(world: World) -> dict[str, str]:
+    """The environment of every child: the caller's, scrubbed, with a scratch HOME and state."""
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+    env.update(
+        HOME=str(world.home),
+        XDG_STATE_HOME=str(world.state_home),
+        HAIL_SOCKET="/nonexistent/socket",
+    )
+    return env
+
+
+def env_for(case: Case, env: dict[str, str]) -> dict[str, str]:
+    """The children of a case see the HOME and state of its world."""
+    if case.world is None:
+        return env
+    return {**env, "HOME": str(case.world.home), "XDG_STATE_HOME": str(case.world.state_home)}
+
+
+def run_check(runner: Runner, baseline: Case, cases: Sequence[Case], runs: int) -> int:
+    """SPEC §12.4: mean CPU time over ≥ 30 runs each, a verb past BENCH_FACTOR × baseline fails."""
+    factor = bench_factor()
+    measure(runner, baseline, cases, runs)
+    base = statistics.fmean(baseline.cpu)
+    failed = 0
+    for case in cases:
+        ratio = statistics.fmean(case.cpu) / base
+        slow = ratio > factor
+        failed += slow
+        print(f"{'SLOW' if slow else 'ok  '}  {case.name}  {ratio:.2f}x")
+    print(
+        f"mean CPU time over {runs} runs each, baseline python -c pass {base:.1f} ms; "
+        f"limit {factor:g}x (BENCH_FACTOR)"
+    )
+    return 1 if failed else 0
+
+
+def bench_factor() -> float:
+    text = os.environ.get("BENCH_FACTOR", "").strip()
+    if not text:
+        return DEFAULT_BENCH_FACTOR
+    try:
+        value = float(text)
+    except ValueError:
+        raise SystemExit(f"BENCH_FACTOR={text} is not a number") from None
+    if not value > 0:
+        raise SystemExit(f"BENCH_FACTOR={text} must be positive")
+    return value
+
+
+IMPORT_RUNS = 7
+
+
+def run_imports(runner: Runner, cases: Sequence[Case], python: str, top: int) -> None:
+    """`python -X importtime <console script> …` of each case, medians of several runs.
+
+    Prints the total, the modules with the most time of their own, and the import tree two levels
+    deep (what the script imports, and what those import), which names who pulls a costly module in.
+    """
+    for case in cases:
+        traced = replace(case, argv=[python, "-X", "importtime", *case.argv], wall=[], cpu=[])
+        own: dict[str, list[int]] = {}
+        cumulative: dict[str, list[int]] = {}
+        depth: dict[str, int] = {}
+        for _ in range(IMPORT_RUNS):
+            result, _, _ = runner.run(traced)
+            for line in result.stderr.splitlines():
+                parts = line.removeprefix("import time:").split("|")
+                if len(parts) != 3 or not parts[0].strip().isdigit():
+                    continue
+                name = parts[2].strip()
+                depth[name] = (len(parts[2]) - len(parts[2].lstrip()) - 1) // 2
+                own.setdefault(name, []).append(int(parts[0]))
+                cumulative.setdefault(name, []).append(int(parts[1]))
+        self_us = {n: statistics.median(v) for n, v in own.items()}
+        cumul_us = {n: statistics.median(v) for n, v in cumulative.items()}
+        total = sum(cumul_us[n] for n in cumul_us if depth[n] == 0)
+        print(f"\n{case.name} [{case.state}]: {len(own)} modules, {total / 1000:.1f} ms in imports")
+        print("  most time of their own:")
+        for name in sorted(self_us, key=lambda n: -self_us[n])[:top]:
+            print(f"    {self_us[name] / 1000:6.2f} ms  {name}")
+        print("  import tree, two levels, 0.5 ms or more:")
+        for name in cumul_us:  # in import order
+            if depth[name] <= 1 and cumul_us[name] >= 500:
+                print(f"    {cumul_us[name] / 1000:6.2f} ms  {'  ' * depth[name]}{name}")
+
+
+def find_hail(arg: str | None) -> str:
+    path = Path(arg) if arg else Path(sys.executable).parent / "hail"
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        raise SystemExit(f"no hail entry point at {path}: pip install -e . (or pass --hail PATH)")
+    return str(path.absolute())
+
+
+def interpreter_of(hail: str) -> str:
+    """The interpreter on the console script's `#!` line, so the baseline starts the same one."""
+    with open(hail, "rb") as f:
+        first = f.readline(4096).decode(errors="replace")
+    if first.startswith("#!"):
+        words = first[2:].split()
+        if words and words[0].endswith("/env") and len(words) > 1:
+            words = [shutil.which(words[1]) or words[1]]
+        if words and "python" in Path(words[0]).name and os.access(words[0], os.X_OK):
+            return words[0]
+    return sys.executable
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="the gate of just check")
+    mode.add_argument("--full", action="store_true", help="small and large state, every case")
+    mode.add_argument("--imports", action="store_true", help="the slowest imports of each case")
+    mode.add_argument(
+        "--validate", action="store_true", help="run every case once and check its output"
+    )
+    p.add_argument("--hail", help="the hail entry point (default: beside this interpreter)")
+    p.add_argument("--python", help="the baseline interpreter (default: hail's #! interpreter)")
+    p.add_argument("--runs", type=int, help="timed runs per case")
+    p.add_argument("--top", type=int, default=12, help="imports shown per case with --imports")
+    p.add_argument("--large", action="store_true", help="with --imports or --validate: large too")
+    p.add_argument("--cache", type=Path, help="where the large state is cached (default: tmp)")
+    return p.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    hail = find_hail(args.hail)
+    python = args.python or interpreter_of(hail)
+    runs = args.runs or (CHECK_RUNS if args.check else FULL_RUNS if args.full else DEFAULT_RUNS)
+    if args.check and runs < CHECK_RUNS:
+        raise SystemExit(f"--check needs at least {CHECK_RUNS} runs (SPEC §12.4)")
+    old_cwd = os.getcwd()
+    old_umask = os.umask(0o022)
+    scratch = Path(tempfile.mkdtemp(prefix="hail-bench-"))
+    try:
+        small = small_world(scratch)
+        worlds = [small]
+        if args.full or (args.large and (args.imports or args.validate)):
+            worlds.append(large_world(args.cache))
+        runner = Runner(base_env(small), scratch, small.seat_dir(BENCH))
+        baseline = Case("python -c pass", None, BENCH, [python, "-c", "pass"], None, expect_code(0))
+        try:
+            if args.check:
+                cases: list[Case] = hook_cases(small, hail)
+            else:
+                cases = [c for w in worlds for c in all_cases(w, hail)]
+                cases += entry_cases(small, python, scratch)
+                if args.full or args.validate:
+                    cases += seat_cases(worlds[-1], hail)
+            cases = validate(runner, cases)
+            validate(runner, [baseline])
+            if args.validate:
+                print(f"ok: {len(cases)} cases behave as expected")
+                return 0
+            if args.imports:
+                run_imports(runner, [c for c in cases if c.argv[0] == hail], python, args.top)
+                return 0
+            if args.check:
+                return run_check(runner, baseline, cases, runs)
+            measure(runner, baseline, cases, runs)
+            for world in worlds:
+                world.reset()
+            rows = rows_of(baseline, cases)
+            print(f"hail: {hail}\npython: {python}\n")
+            print_table(baseline, rows)
+            return 0
+        finally:
+            runner.close()
+    except BenchError as err:
+        print(f"bench: {err}", file=sys.stderr)
+        return 2
+    finally:
+        os.chdir(old_cwd)
+        os.umask(old_umask)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
