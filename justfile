@@ -10,7 +10,7 @@ check: lint types test scenarios nix-check bench
 
 # unit, CLI and stress tests (no tmux needed)
 test:
-    python -m pytest -q tests/unit tests/cli
+    python -m pytest -q tests/unit tests/cli tests/stress
 
 # the tmux scenario suite, each test on its own scratch server
 scenarios:

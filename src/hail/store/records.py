@@ -98,11 +98,10 @@ def read_holds(directory: str) -> list[Hold]:
     """Every hold record in a directory (not recursive), newest first."""
     out = []
     for name in sorted(fs.list_names(directory), reverse=True):
-        path = os.path.join(directory, name)
-        if os.path.isfile(path):
-            hold = read_hold(path)
-            if hold is not None:
-                out.append(hold)
+        # No stat first: read_text skips a directory (holds/lapsed) by its error, one call less.
+        hold = read_hold(os.path.join(directory, name))
+        if hold is not None:
+            out.append(hold)
     return out
 
 

@@ -34,11 +34,14 @@ DIALOG_LITERALS: tuple[str, ...] = (
     "Allow once",
 )
 
-#: A busy Codex composer queues typed text and shows this above its input [§7.4]; the text is
-#: submitted later in the same turn.
+#: A Codex composer busy in a tool call queues typed text and shows this above its input [§7.4];
+#: the text is submitted later in the same turn. (While Codex waits on the model instead, Enter
+#: submits at once and cuts the reply in progress short: seen on Codex 0.171.)
 QUEUE_HINTS: tuple[str, ...] = ("Messages to be submitted after next tool call",)
 
-#: A busy Claude Code queues a submitted line and submits it after its turn (REAL-CLIENTS.md §2.4).
+#: A busy Claude Code shows a submitted line as queued. Claude Code 2.1.332 runs UserPromptSubmit
+#: at once and hands the line to the running turn beside its next tool result; 2.1.197 submitted it
+#: after the turn. Either way the send is complete (exit 0).
 CLAUDE_QUEUED = ("Press up to edit queued messages",)
 
 #: A turn in progress (footer or status line of either TUI).
