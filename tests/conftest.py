@@ -73,6 +73,29 @@ class World:
         (d / ".hail-seat").write_text((content if content is not None else name) + "\n")
         return d
 
+    def send(
+        self,
+        to: str,
+        kind: str,
+        *args: str,
+        body: str | None = None,
+        cwd: str = "boss",
+        known: bool = True,
+    ) -> str:
+        """A real send without waking anyone (exit 0 or 5); returns the printed id.
+
+        Without tmux a seat is known once it was used: `known` first runs `whoami` in the
+        recipient's directory when it has no mailbox yet.
+        """
+        seat = to.split("@", 1)[0].split("/", 1)[0]
+        if known and not (self.state / "seats" / seat).exists() and (self.root / seat).is_dir():
+            self.run("whoami", cwd=seat)
+        proc = self.run(to, kind, *args, "--no-wake", stdin=body, cwd=cwd)
+        assert proc.returncode in (0, 5), proc.stderr
+        lines = proc.stdout.splitlines()
+        assert lines and lines[0].startswith("id="), proc.stdout
+        return lines[0][3:]
+
     def run(
         self,
         *args: str,
@@ -101,6 +124,11 @@ class World:
             proc.stdout.decode("utf-8", errors="replace"),
             proc.stderr.decode("utf-8", errors="replace"),
         )
+
+
+def send(world: World, kind: str, headline: str, body: str | None = None, *opts: str) -> str:
+    """A real send from boss to worker without waking anyone; returns the id."""
+    return world.send("worker", kind, headline, *opts, body=body)
 
 
 @pytest.fixture

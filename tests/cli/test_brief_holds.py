@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.conftest import World, hail_bin
+from tests.conftest import World, hail_bin, send
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 FIRST = (
@@ -16,21 +16,10 @@ FIRST = (
 )
 
 
-def send(world: World, kind: str, headline: str, body: str | None = None, *opts: str) -> str:
-    """A real send from boss to worker without waking anyone; returns the id."""
-    return send_from(world, "boss", "worker", kind, headline, body, *opts)
-
-
 def send_from(
     world: World, frm: str, to: str, kind: str, headline: str, body: str | None, *opts: str
 ) -> str:
-    if not (world.state / "seats" / to).exists():
-        world.run("whoami", cwd=to)  # without tmux, a seat is known once it was used
-    proc = world.run(to, kind, headline, "--no-wake", *opts, stdin=body, cwd=frm)
-    assert proc.returncode in (0, 5), proc.stderr
-    found = re.fullmatch(r"id=(\S+)\n", proc.stdout)
-    assert found, proc.stdout
-    return found.group(1)
+    return world.send(to, kind, headline, *opts, body=body, cwd=frm)
 
 
 def brief(world: World, *args: str, cwd: str = "worker") -> str:

@@ -17,24 +17,13 @@ import pytest
 
 from hail.store.message import render
 from hail.store.store import Store
-from tests.conftest import World, hail_bin
+from tests.conftest import World, hail_bin, send
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 PREAMBLE = re.compile(r"^hail: (\d+) peer messages?, framed by token ([0-9a-f]{8}): ")
 HOOK_PREFIX = (
     '{"hookSpecificOutput":{"hookEventName":"%s","additionalContext":"hail: 1 peer message'
 )
-
-
-def send(world: World, kind: str, headline: str, body: str | None = None, *opts: str) -> str:
-    """A real send from boss to worker without waking anyone; returns the id."""
-    if not (world.state / "seats" / "worker").exists():
-        world.run("whoami", cwd="worker")  # without tmux, a seat is known once it was used
-    proc = world.run("worker", kind, headline, "--no-wake", *opts, stdin=body)
-    assert proc.returncode in (0, 5), proc.stderr
-    found = re.fullmatch(r"id=(\S+)\n", proc.stdout)
-    assert found, proc.stdout
-    return found.group(1)
 
 
 def context_of(proc: subprocess.CompletedProcess[str], event: str = "UserPromptSubmit") -> str:

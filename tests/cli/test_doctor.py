@@ -27,7 +27,6 @@ from hail.store.store import Store
 from tests.conftest import World
 
 DAY = 86400
-ID_RE = re.compile(r"^id=([0-9]{4}T[0-9]{6}-[0-9a-f]{4})$", re.M)
 NO_SOCKET_FIX = "FIX  HAIL_SOCKET=/nonexistent/socket is not a tmux socket; unset it or point it at a live server"
 
 
@@ -38,10 +37,7 @@ def _lines(world: World, cwd: str | Path = "boss", **env: str) -> tuple[int, lis
 
 
 def _send(world: World, target: str, *args: str, cwd: str = "boss") -> str:
-    r = world.run(target, *args, "--no-wake", cwd=cwd)
-    m = ID_RE.search(r.stdout)
-    assert m, r.stderr
-    return m.group(1)
+    return world.send(target, *args, cwd=cwd, known=False)
 
 
 def _age(path: Path, days: float) -> None:

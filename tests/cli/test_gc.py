@@ -14,7 +14,6 @@ from pathlib import Path
 from tests.conftest import World
 
 DAY = 86400
-ID_RE = re.compile(r"^id=([0-9]{4}T[0-9]{6}-[0-9a-f]{4})$", re.M)
 
 
 def _iso(t: float) -> str:
@@ -26,11 +25,7 @@ def _month(t: float) -> str:
 
 
 def _send(world: World, target: str, *args: str, cwd: str = "boss") -> str:
-    r = world.run(target, *args, "--no-wake", cwd=cwd)
-    assert r.returncode in (0, 5), r.stderr
-    m = ID_RE.search(r.stdout)
-    assert m, r.stdout
-    return m.group(1)
+    return world.send(target, *args, cwd=cwd, known=False)
 
 
 def _age(path: Path, days: float) -> float:
