@@ -195,7 +195,10 @@ def check(args: list[str]) -> None:
     from hail.entry import FAST_VERBS, send_line
 
     if args[0] in FAST_VERBS:
-        return  # parsed by hand when run; their argument errors are tested through the CLI
+        from hail.entry import parse_fast
+
+        parse_fast(args[0], args[1:])
+        return
     rest = send_line(args)
     if rest is not None:
         from hail.commands import send

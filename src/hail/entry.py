@@ -94,41 +94,70 @@ def _run_send(args: list[str]) -> int:
         return internal(exc)
 
 
-def _run_fast(verb: str, args: list[str]) -> int:
+class FastCall:
+    """A parsed fast-verb line: what `_run_fast` needs, nothing run yet."""
+
+    __slots__ = ("all_", "any_", "event", "fmt", "hook", "ids", "timeout")
+
+    def __init__(self) -> None:
+        self.fmt: str | None = None
+        self.event = "UserPromptSubmit"
+        self.all_ = False
+        self.hook = False
+        self.ids: list[str] = []
+        self.timeout = 0.0
+        self.any_ = False
+
+
+def parse_fast(verb: str, args: list[str]) -> FastCall:
+    """Parse a hook verb's arguments by hand (no click); UsageError on a bad line."""
     from hail import argv
 
-    try:
-        if verb == "deliver":
-            from hail.hooks import protocol
+    call = FastCall()
+    if verb == "deliver":
+        from hail.hooks.protocol import EVENTS, FORMATS
 
-            p = argv.parse(verb, args, {"--format", "--event"}, set())
-            argv.no_positionals(verb, p)
-            fmt = argv.choice(p.values.get("--format"), protocol.FORMATS, "--format")
-            event = argv.choice(p.values.get("--event"), protocol.EVENTS, "--event")
+        p = argv.parse(verb, args, {"--format", "--event"}, set())
+        argv.no_positionals(verb, p)
+        call.fmt = argv.choice(p.values.get("--format"), FORMATS, "--format")
+        call.event = argv.choice(p.values.get("--event"), EVENTS, "--event") or call.event
+    elif verb == "brief":
+        p = argv.parse(verb, args, set(), {"--all", "--hook"})
+        argv.no_positionals(verb, p)
+        call.all_, call.hook = "--all" in p.flags, "--hook" in p.flags
+    elif verb == "sent":
+        p = argv.parse(verb, args, set(), set())
+        if len(p.positional) != 1:
+            raise UsageError(f"sent takes one message id{argv.PARSER_TAIL}")
+        call.ids = p.positional
+    else:
+        p = argv.parse(verb, args, {"--timeout"}, {"--any"})
+        call.ids, call.any_ = p.positional, "--any" in p.flags
+        call.timeout = _timeout(p.values.get("--timeout"))
+    return call
+
+
+def _run_fast(verb: str, args: list[str]) -> int:
+    try:
+        call = parse_fast(verb, args)
+        if verb == "deliver":
             from hail.hooks.deliver import deliver
 
-            return deliver(fmt, event or "UserPromptSubmit")
+            return deliver(call.fmt, call.event)
         if verb == "brief":
-            p = argv.parse(verb, args, set(), {"--all", "--hook"})
-            argv.no_positionals(verb, p)
             from hail.hooks import brief
 
-            if "--hook" in p.flags:
-                return brief.brief_hook(all_="--all" in p.flags)
+            if call.hook:
+                return brief.brief_hook(all_=call.all_)
             from hail.context import Ctx
 
-            return brief.brief(Ctx.from_env(), all_="--all" in p.flags)
+            return brief.brief(Ctx.from_env(), all_=call.all_)
         from hail.commands import receive
         from hail.context import Ctx
 
         if verb == "sent":
-            p = argv.parse(verb, args, set(), set())
-            if len(p.positional) != 1:
-                raise UsageError(f"sent takes one message id{argv.PARSER_TAIL}")
-            return receive.sent(Ctx.from_env(), p.positional[0])
-        p = argv.parse(verb, args, {"--timeout"}, {"--any"})
-        timeout = _timeout(p.values.get("--timeout"))
-        return receive.await_(Ctx.from_env(), p.positional, timeout, any_="--any" in p.flags)
+            return receive.sent(Ctx.from_env(), call.ids[0])
+        return receive.await_(Ctx.from_env(), call.ids, call.timeout, any_=call.any_)
     except HailError as err:
         return fail(err)
     except BrokenPipeError:

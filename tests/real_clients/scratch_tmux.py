@@ -14,61 +14,14 @@ import signal
 import subprocess
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from tests.procs import alive, descendants, wait_until
+
+__all__ = ["ScratchTmux", "alive", "descendants", "wait_until"]
+
 WIDTH, HEIGHT = 200, 50
-
-
-def children_of() -> dict[int, list[int]]:
-    """Parent pid to child pids, from /proc."""
-    tree: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # The command name may hold spaces and parentheses: the ppid follows the last ')'.
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        tree.setdefault(ppid, []).append(int(entry.name))
-    return tree
-
-
-def descendants(roots: Sequence[int]) -> list[int]:
-    tree = children_of()
-    found: list[int] = []
-    stack = list(roots)
-    while stack:
-        pid = stack.pop()
-        found.append(pid)
-        stack.extend(tree.get(pid, []))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie still answers kill(0); it is dead for our purposes.
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def wait_until(check: Callable[[], bool], timeout: float, interval: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while True:
-        if check():
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(interval)
 
 
 class ScratchTmux:

@@ -18,13 +18,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import SCRUBBED, hail_bin
+from tests.procs import alive, descendants, wait_until
 
 ID_RE = r"[0-9]{4}T[0-9]{6}-[0-9a-f]{4}"
 HERE = Path(__file__).resolve().parent
@@ -35,17 +36,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.tmux)
-
-
-def wait_until(check: Callable[[], bool], timeout: float = 10.0, interval: float = 0.025) -> bool:
-    """Poll `check` until it holds or the deadline passes."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if check():
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(interval)
 
 
 @dataclass
@@ -207,49 +197,15 @@ class Scene:
         """End the server and every process its panes started, by pid. Never raises."""
         with contextlib.suppress(Exception):
             self._remember()
-        pids = _descendants(sorted(self._pids))
+        pids = descendants(sorted(self._pids))
         with contextlib.suppress(Exception):
             self.tmux("kill-server", check=False)
         for sig in (signal.SIGTERM, signal.SIGKILL):
             for pid in pids:
                 with contextlib.suppress(OSError):
                     os.kill(pid, sig)
-            if wait_until(lambda: not any(_alive(p) for p in pids), 3):
+            if wait_until(lambda: not any(alive(p) for p in pids), 3):
                 return
-
-
-def _descendants(roots: list[int]) -> list[int]:
-    tree: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else []:
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        tree.setdefault(ppid, []).append(int(entry.name))
-    found: list[int] = []
-    stack = list(roots)
-    while stack:
-        pid = stack.pop()
-        if pid in found:
-            continue
-        found.append(pid)
-        stack.extend(tree.get(pid, []))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def base_env(root: Path) -> dict[str, str]:

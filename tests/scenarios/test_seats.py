@@ -7,7 +7,8 @@ import subprocess
 from pathlib import Path
 
 from tests.conftest import hail_bin
-from tests.scenarios.conftest import Scene, wait_until
+from tests.procs import wait_until
+from tests.scenarios.conftest import Scene
 
 
 def test_a_stale_tmux_pane_never_decides_the_seat(scene: Scene) -> None:

@@ -10,7 +10,8 @@ import time
 from pathlib import Path
 
 from tests.conftest import hail_bin
-from tests.scenarios.conftest import HERE, ID_RE, Scene, script_command, wait_until
+from tests.procs import wait_until
+from tests.scenarios.conftest import HERE, ID_RE, Scene, script_command
 
 COMPOSER = HERE / "fake_composer.py"
 PYTHON_NAME = Path(sys.executable).name

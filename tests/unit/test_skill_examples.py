@@ -1,63 +1,27 @@
 """The agent skill (skills/hail/SKILL.md): its front matter, what it must teach (SPEC §12.1), and
 that every example command line in its code blocks is a valid hail command line (SPEC §5.12).
 
-The command-line check here is a small stand-alone model of SPEC §0.2 and §5, independent of the
-real parser, so the skill can be checked before and apart from it.
+Command lines are checked with hail's own parser (`cli.check`), the one the help pages are
+checked with, plus what an example must show to be complete.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from hail import cli
+from hail import help as pages
+from hail.commands.send import parse_send
+from hail.entry import send_line
+from hail.errors import HailError
+
 SKILL = Path(__file__).resolve().parents[2] / "skills" / "hail" / "SKILL.md"
 
-KINDS = ("ask", "fyi", "announce", "hold", "release")
 CONTROL_KINDS = ("announce", "hold", "release")
-HELP_TOPICS = ("send", "kinds", "receive", "seats", "panes", "setup", "state")
-#: Send options (SPEC §5.1): those that take a value, and flags.
-SEND_VALUED = ("--re", "--scope", "--for")
-SEND_FLAGS = ("--no-submit", "--force", "--no-wake")
-REMOVED = ("message", "msg", "note", "migrate", "list", "who", "resolve", "id", "name", "hello")
-
-
-@dataclass(frozen=True)
-class Verb:
-    """A verb's grammar: positionals (min, max; None = any) and its options."""
-
-    min_args: int
-    max_args: int | None
-    valued: tuple[str, ...] = ()
-    flags: tuple[str, ...] = ()
-
-
-VERBS = {
-    "whoami": Verb(0, 0),
-    "seats": Verb(0, 1),
-    "sent": Verb(1, 1),
-    "await": Verb(1, None, valued=("--timeout",), flags=("--any",)),
-    "brief": Verb(0, 0, flags=("--all", "--hook")),
-    "inbox": Verb(0, 0, flags=("--peek", "--all")),
-    "show": Verb(1, 1),
-    "read": Verb(1, 2),
-    "type": Verb(2, 2),
-    "keys": Verb(2, None),
-    "setup": Verb(0, 0, flags=("--check", "--yes", "--trust-codex")),
-    "doctor": Verb(0, 0),
-    "gc": Verb(0, 0, valued=("--days",)),
-    "deliver": Verb(0, 0, valued=("--format", "--event")),
-    "help": Verb(0, 1),
-    "version": Verb(0, 0, flags=("--json",)),
-}
-
-NAME = re.compile(r"^[A-Za-z0-9._-]+$")
-PANE = re.compile(r"^%[0-9]+$")
-ID = re.compile(r"^[0-9]{4}T[0-9]{6}-[0-9a-f]{4}$")
-SPAN = re.compile(r"^[1-9][0-9]*[mhd]$")
 
 
 def _split(line: str) -> tuple[list[str], str | None]:
@@ -70,108 +34,13 @@ def _split(line: str) -> tuple[list[str], str | None]:
     return shlex.split(line), heredoc
 
 
-def _options(
-    words: list[str], valued: tuple[str, ...], flags: tuple[str, ...]
-) -> tuple[list[str], dict[str, str], list[str]]:
-    """Split words into positionals, option values and errors (`--opt v` and `--opt=v`)."""
-    positionals: list[str] = []
-    values: dict[str, str] = {}
-    errors: list[str] = []
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word == "--":
-            positionals.extend(words[i + 1 :])
-            break
-        name, eq, value = word.partition("=")
-        if name in valued:
-            if not eq:
-                if i + 1 >= len(words):
-                    errors.append(f"{name} needs a value")
-                    break
-                value = words[i + 1]
-                i += 1
-            values[name] = value
-        elif word in flags:
-            values[word] = ""
-        elif word.startswith("-") and not PANE.match(word):
-            errors.append(f"unknown option {word}")
-        else:
-            positionals.append(word)
-        i += 1
-    return positionals, values, errors
-
-
-def _span_ok(span: str) -> bool:
-    if not SPAN.match(span):
-        return False
-    minutes = int(span[:-1]) * {"m": 1, "h": 60, "d": 24 * 60}[span[-1]]
-    return minutes <= 7 * 24 * 60
-
-
-def _is_target(word: str) -> bool:
-    if word in VERBS or word in REMOVED or word == "send":
-        return False
-    seat, _, pane = word.partition("/")
-    base, _, sub = seat.partition("@")
-    ok_seat = (
-        bool(NAME.match(base)) and base not in (".", "..") and (not sub or bool(PANE.match(sub)))
-    )
-    return (ok_seat and (not pane or bool(PANE.match(pane)))) or bool(PANE.match(word))
-
-
-def check_send(words: list[str], heredoc: str | None) -> list[str]:
-    positionals, values, errors = _options(words, SEND_VALUED, SEND_FLAGS)
-    if len(positionals) < 2:
-        return [*errors, "a send needs a target and a kind"]
-    target, kind, *rest = positionals
-    if not _is_target(target):
-        errors.append(f"{target!r} is not a seat, sub-seat or pane")
-    if kind not in KINDS:
-        errors.append(f"{kind!r} is not a kind")
-    if len(rest) > 1:
-        errors.append(f"unexpected argument {rest[1]!r} after the headline")
-    if not rest and heredoc is None:
-        errors.append("no headline: pass it as an argument or in a heredoc")
-    if heredoc is not None and not re.fullmatch(r"'[^']+'", heredoc):
-        errors.append(f"heredoc delimiter {heredoc} is not quoted")
-    if kind in CONTROL_KINDS and heredoc is not None:
-        errors.append(f"a {kind} has no body")
-    if kind == "release" and "--re" not in values:
-        errors.append("release needs --re")
-    if "--for" in values and (kind != "hold" or not _span_ok(values["--for"])):
-        errors.append("--for is a span such as 30m, 8h or 3d, at most 7d, on a hold")
-    if "--re" in values and not ID.match(values["--re"]):
-        errors.append("--re must be a message id")
-    return errors
-
-
-def check_verb(verb: str, words: list[str], heredoc: str | None) -> list[str]:
-    grammar = VERBS[verb]
-    positionals, values, errors = _options(words, grammar.valued, grammar.flags)
-    if heredoc is not None:
-        errors.append(f"{verb} reads no heredoc")
-    if len(positionals) < grammar.min_args:
-        errors.append(f"{verb} needs {grammar.min_args} argument(s)")
-    if grammar.max_args is not None and len(positionals) > grammar.max_args:
-        errors.append(f"{verb} takes at most {grammar.max_args} argument(s)")
-    if verb in ("sent", "show", "await") and not all(ID.match(p) for p in positionals):
-        errors.append(f"{verb} takes message ids")
-    if verb in ("read", "type", "keys", "seats") and positionals and not _is_target(positionals[0]):
-        errors.append(f"{positionals[0]!r} is not a seat or pane")
-    if verb == "read" and len(positionals) == 2 and not positionals[1].isdigit():
-        errors.append("read takes a line count")
-    if verb == "help" and positionals and positionals[0] not in HELP_TOPICS:
-        errors.append(f"no help for {positionals[0]!r}")
-    if values.get("--format", "claude") not in ("claude", "codex"):
-        errors.append("--format is claude or codex")
-    if values.get("--event", "PostToolUse") not in ("UserPromptSubmit", "PostToolUse"):
-        errors.append("--event is UserPromptSubmit or PostToolUse")
-    return errors
-
-
 def check_command_line(line: str) -> list[str]:
-    """Why `line` is not a valid hail command line (empty when it is)."""
+    """Why `line` is not a valid hail command line (empty when it is), by hail's own parser.
+
+    On top of parsing, an example must be complete as written: no placeholders, a quoted heredoc
+    delimiter, a headline (as an argument or on the heredoc's first line), no body for a control
+    kind, and values that are checked only when a verb runs (`read`'s N, `help`'s topic).
+    """
     if re.search(r"[<>]", re.sub(r"<<-?\s*\S+\s*$", "", line)):
         return ["a placeholder or redirection (< >) in an example"]
     try:
@@ -183,11 +52,24 @@ def check_command_line(line: str) -> list[str]:
     args = words[1:]
     if not args:
         return []
-    if args[0] == "send":
-        return check_send(args[1:], heredoc)
-    if args[0] in VERBS:
-        return check_verb(args[0], args[1:], heredoc)
-    return check_send(args, heredoc)
+    if heredoc is not None and heredoc[:1] not in ("'", '"'):
+        return ["quote the heredoc delimiter (<<'EOF') so the body arrives byte for byte"]
+    try:
+        cli.check(args)
+    except HailError as err:
+        return [err.message]
+    rest = send_line(args)
+    if rest is not None:
+        sent = parse_send(rest)
+        if sent.headline is None and heredoc is None:
+            return ["a send without a headline or a heredoc"]
+        if heredoc is not None and sent.kind in CONTROL_KINDS:
+            return [f"a {sent.kind} has no body: no heredoc"]
+    elif args[0] == "read" and len(args) > 2 and not args[2].isdigit():
+        return ["read takes a number of lines"]
+    elif args[0] == "help" and len(args) > 1 and pages.page(args[1]) is None:
+        return [f"no help topic {args[1]}"]
+    return []
 
 
 def skill_examples(text: str) -> list[str]:
