@@ -234,8 +234,11 @@ class FakeServer:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def entries(self) -> list[JSON]:
-        lines = self.log.read_text(encoding="utf-8").splitlines()
-        return [json.loads(line) for line in lines if line.strip()]
+        """Logged requests. The server may be writing one now: a last line without its newline
+        is not complete yet, and is left for the next look."""
+        text = self.log.read_text(encoding="utf-8")
+        complete = text[: text.rfind("\n") + 1]
+        return [json.loads(line) for line in complete.splitlines() if line.strip()]
 
     def turns(self) -> list[JSON]:
         """Requests of real turns (auxiliary title calls left out), oldest first."""
