@@ -54,11 +54,10 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[No
 
 
 @dataclass
-class World:
-    """Two seat directories, `boss` and `worker`, a scratch state, and a way to run hail in them."""
+class Seats:
+    """A scratch folder holding seat directories and the state root (`<root>/state/hail`)."""
 
     root: Path
-    env: dict[str, str] = field(default_factory=dict)
 
     @property
     def state(self) -> Path:
@@ -72,6 +71,13 @@ class World:
         d.mkdir(parents=True, exist_ok=True)
         (d / ".hail-seat").write_text((content if content is not None else name) + "\n")
         return d
+
+
+@dataclass
+class World(Seats):
+    """Two seat directories, `boss` and `worker`, a scratch state, and a way to run hail in them."""
+
+    env: dict[str, str] = field(default_factory=dict)
 
     def send(
         self,

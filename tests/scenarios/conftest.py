@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SCRUBBED, hail_bin
+from tests.conftest import SCRUBBED, Seats, hail_bin
 from tests.procs import alive, descendants, wait_until
 
 ID_RE = r"[0-9]{4}T[0-9]{6}-[0-9a-f]{4}"
@@ -52,29 +52,15 @@ class Result:
 
 
 @dataclass
-class Scene:
+class Scene(Seats):
     """The scratch world: seat directories, a state root and a private tmux server."""
 
-    root: Path
     name: str
     env: dict[str, str]
     socket: str = ""
     sender: str = ""
     recv: str = ""
     _pids: set[int] = field(default_factory=set)
-
-    @property
-    def state(self) -> Path:
-        return self.root / "state" / "hail"
-
-    def seat_dir(self, name: str) -> Path:
-        return self.root / name
-
-    def make_seat(self, name: str, content: str | None = None) -> Path:
-        d = self.root / name
-        d.mkdir(parents=True, exist_ok=True)
-        (d / ".hail-seat").write_text((content if content is not None else name) + "\n")
-        return d
 
     # --- tmux -----------------------------------------------------------------------------------
 
