@@ -14,6 +14,7 @@ import sys
 from hail.errors import HailError, UsageError
 
 FAST_VERBS = ("deliver", "brief", "sent", "await")
+SEND_OPTIONS = ("--re", "--scope", "--for", "--no-submit", "--force", "--no-wake")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,6 +54,8 @@ def send_line(args: list[str]) -> list[str] | None:
     first = args[0]
     if first == "send":
         return args[1:]
+    if first.split("=", 1)[0] in SEND_OPTIONS:
+        return args  # options may come before the target too [§5.1]
     if first in VERBS or first in REMOVED or first.startswith("-"):
         return None
     return args

@@ -569,7 +569,7 @@ def test_a_release_of_an_unknown_hold_is_refused_and_files_nothing(world: World)
         ("worker", "ask", "x", "--no-wake=yes"),
         ("worker", "ask", "x", "--re"),
         ("worker", "ask", "--scope"),
-        ("--no-wake", "worker", "ask", "x"),
+        ("--bogus", "worker", "ask", "x"),
     ],
 )
 def test_a_parser_error_is_one_line_exit_1_pointing_at_help(
@@ -593,6 +593,8 @@ def test_a_parser_error_is_one_line_exit_1_pointing_at_help(
         ("send", "--scope=-x", "worker", "fyi", "hello"),
         ("send", "--no-wake", "--scope", "-x", "worker", "fyi", "hello"),
         ("worker", "fyi", "--scope=-x", "--no-wake", "hello"),
+        ("--no-wake", "--scope", "-x", "worker", "fyi", "hello"),
+        ("--scope=-x", "worker", "fyi", "hello"),
     ],
 )
 def test_options_go_before_between_or_after_the_positionals(

@@ -371,7 +371,7 @@ def parse_send(args: list[str]) -> SendArgs:
     refuse_legacy_flags(args)
     p = argv.parse(
         "send", args, {"--re", "--scope", "--for"}, {"--no-submit", "--force", "--no-wake"}
-    )
+    )  # the same names as entry.SEND_OPTIONS
     pos = p.positional
     if not pos:
         raise UsageError(f"missing argument: the target seat{argv.PARSER_TAIL}")
