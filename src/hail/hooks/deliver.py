@@ -85,10 +85,10 @@ def deliver(fmt: str | None, event: str) -> int:
     """The hook verb. Always exits 0 once its arguments parsed."""
     if protocol.stdout_reaches_nobody():
         return 0
-    if fmt is not None:
-        payload = protocol.available_payload()
-        if event == "PostToolUse" and protocol.is_subagent_call(payload):
-            return 0
+    # Only the sub-agent guard reads the payload, and it applies to tool calls alone.
+    tool_call = fmt is not None and event == "PostToolUse"
+    if tool_call and protocol.is_subagent_call(protocol.available_payload()):
+        return 0
     ctx: Ctx | None = None
     claims = Claims()
     try:

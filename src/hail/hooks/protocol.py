@@ -6,7 +6,6 @@ Hooks never fail a session [SPEC §0 principle 3]: `log_error` never raises.
 from __future__ import annotations
 
 import os
-import select
 import time
 
 from hail import policy
@@ -31,6 +30,8 @@ def stdout_reaches_nobody() -> bool:
 
 def available_payload() -> object | None:
     """The harness's JSON payload, only if it is already on stdin: never waits [§6.2]."""
+    import select  # only PostToolUse reads the payload: a prompt hook never loads it
+
     try:
         ready, _, _ = select.select([0], [], [], 0)
         if not ready:
