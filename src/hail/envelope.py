@@ -16,6 +16,8 @@ _FOLD_SEPARATORS = (". ", "; ", ", ", " ")
 
 def sanitize(text: str) -> str:
     """One line, no control characters: tab/LF/CR become spaces, other Cc characters are dropped."""
+    if text.isprintable():  # no control character at all: the common case, at C speed
+        return text.strip()
     out = []
     for ch in text:
         if ch in "\t\n\r":

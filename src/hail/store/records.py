@@ -17,7 +17,19 @@ def _addr(value: str) -> str:
 class Hold:
     """A hold record; lapse is a read-time filter that every reader applies alike [§8]."""
 
-    __slots__ = ("expires", "headline", "id", "issuer", "kind", "path", "re", "scope", "time", "to")
+    __slots__ = (
+        "_lapses",
+        "expires",
+        "headline",
+        "id",
+        "issuer",
+        "kind",
+        "path",
+        "re",
+        "scope",
+        "time",
+        "to",
+    )
 
     def __init__(
         self,
@@ -42,6 +54,7 @@ class Hold:
         self.expires = expires
         self.headline = headline
         self.path = path
+        self._lapses: float | None = None
 
     def __repr__(self) -> str:
         return (
@@ -50,6 +63,11 @@ class Hold:
 
     def lapses_at(self) -> float:
         """`expires`, else `time` + 7 d for an old `block` and + 8 h otherwise, else the epoch."""
+        if self._lapses is None:
+            self._lapses = self._lapse_time()
+        return self._lapses
+
+    def _lapse_time(self) -> float:
         if self.expires:
             t = ids.parse_iso(self.expires)
             if t is not None:
