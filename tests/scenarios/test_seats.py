@@ -80,6 +80,31 @@ def _link(bindir: Path, name: str, target: str) -> Path:
     return link
 
 
+def test_a_hold_from_a_shared_pane_is_reported_back_to_that_pane_when_it_lapses(
+    scene: Scene,
+) -> None:
+    shared = scene.make_seat("shared")
+    p1 = scene.new_pane(shared, "cat")
+    p2 = scene.new_pane(shared, "cat")
+    assert wait_until(lambda: scene.command(p1) == "cat" and scene.command(p2) == "cat")
+    # A control kind writes no pending record: the signing sub-seat must exist all the same.
+    hold = scene.as_pane(p2, "worker", "hold", "do not touch the parser", "--no-wake")
+    assert hold.rc == 5, hold.err
+    assert (scene.state / "seats" / f"shared@{p2}").is_dir()
+    record = scene.state / "holds" / hold.id
+    assert f"issuer: shared@{p2}\n" in record.read_text()
+    record.write_text(
+        "".join(
+            "expires: 2020-01-01T00:00:00Z\n" if line.startswith("expires: ") else line
+            for line in record.read_text().splitlines(keepends=True)
+        )
+    )
+    brief = scene.as_pane(p2, "brief")
+    assert "my holds that lapsed" in brief.out, brief.out
+    assert f"id:{hold.id}]" in brief.out
+    assert (scene.state / "holds" / "lapsed" / hold.id).exists()
+
+
 def test_agents_are_found_by_root_process_and_by_a_child_of_the_shell(scene: Scene) -> None:
     del scene.env["HAIL_AGENT_COMMANDS"]
     bindir = scene.root / "bin"

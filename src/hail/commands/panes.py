@@ -18,7 +18,7 @@ from hail.seat import Addr, parse_mailbox, parse_target
 from hail.store import fs
 from hail.transport import wake
 from hail.transport.panes import Pane, Panes, survey
-from hail.transport.tmux import Tmux, TmuxError
+from hail.transport.tmux import SocketError, Tmux, TmuxError
 
 # --- whoami [§5.2] ---------------------------------------------------------------------------------
 
@@ -181,9 +181,11 @@ def _unreachable(arg: str) -> StateError:
 def _target_pane(ctx: Ctx, arg: str) -> tuple[Tmux, str]:
     """The tmux server and the `%N` pane a read/type/keys target names [§5.9]."""
     addr = parse_target(arg)
-    tmux = Tmux.from_env(ctx.env)
     try:
+        tmux = Tmux.from_env(ctx.env)
         panes = survey(tmux, ctx.env, ctx.home)
+    except SocketError:
+        raise  # a bad HAIL_SOCKET names its own fix [§7.1]
     except TmuxError:
         raise _unreachable(arg) from None
     if addr.pane_target:

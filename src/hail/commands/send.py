@@ -243,6 +243,10 @@ def post(
     """Reserve the id and write the message durably; returns (id, until)."""
     now = ctx.now()
     ctx.store.ensure()
+    if who.primary != who.seat.name:
+        # A pane of a shared seat signs as its sub-seat: the mailbox exists from its first send,
+        # so replies, its brief (lapsed holds) and gc find it [§1.4].
+        fs.make_dirs(ctx.store.mailbox(who.primary).path)
     msg_id = ctx.store.reserve_id(to.mailbox, now)
     until = ids.iso(now + (span or policy.HOLD_DEFAULT_SECONDS)) if kind == "hold" else ""
     headers = {
