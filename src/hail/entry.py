@@ -22,7 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = dispatch(args)
     except BrokenPipeError:
-        _silence_stdout()
+        from hail.output import silence
+
+        silence()
         code = 0
     except KeyboardInterrupt:
         code = 130
@@ -30,7 +32,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             sys.stdout.flush()
         except BrokenPipeError:
-            _silence_stdout()
+            from hail.output import silence
+
+            silence()
     return code
 
 
@@ -54,21 +58,13 @@ def send_line(args: list[str]) -> list[str] | None:
     first = args[0]
     if first == "send":
         return args[1:]
-    if first.split("=", 1)[0] in SEND_OPTIONS:
-        return args  # options may come before the target too [§5.1]
+    if first.split("=", 1)[0] in (*SEND_OPTIONS, "--kind", "--body"):
+        return (
+            args  # options may come before the target too [§5.1]; --kind/--body are refused there
+        )
     if first in VERBS or first in REMOVED or first.startswith("-"):
         return None
     return args
-
-
-def _silence_stdout() -> None:
-    """A closed pipe ends output quietly: later writes (and the flush at exit) go nowhere."""
-    try:
-        fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, sys.stdout.fileno())
-        os.close(fd)
-    except OSError:
-        pass
 
 
 def fail(err: HailError) -> int:
@@ -81,6 +77,9 @@ def internal(exc: BaseException) -> int:
 
 
 def _run_send(args: list[str]) -> int:
+    if sys.stdout is None:
+        # fd 1 closed: the send still types and reports its status; only `id=` goes nowhere.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
     try:
         from hail.commands import send
         from hail.context import Ctx

@@ -3,13 +3,42 @@ aligned tables. A closed pipe is handled once, by the entry point."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 
 def emit(text: str = "") -> None:
-    """One result line on stdout (nothing when fd 1 was closed at startup)."""
-    if sys.stdout is not None:
+    """One result line on stdout (nothing when fd 1 was closed at startup).
+
+    A closed pipe ends output quietly and the verb goes on to its own exit status [§0.3]; code that
+    must know whether its text arrived (inbox claims) writes to stdout itself.
+    """
+    if sys.stdout is None:
+        return
+    try:
         sys.stdout.write(text + "\n")
+    except BrokenPipeError:
+        silence()
+
+
+def flush() -> None:
+    """Flush stdout now; a closed pipe is silenced like in `emit`."""
+    if sys.stdout is None:
+        return
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        silence()
+
+
+def silence() -> None:
+    """Send later writes (and the flush at exit) to /dev/null: the reader is gone."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def note(text: str) -> None:

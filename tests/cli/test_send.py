@@ -1088,3 +1088,79 @@ def test_a_reply_carries_re_and_scope_in_its_file(world: World) -> None:
     assert [k for k, _ in pairs] == ["from", "reply", "kind", "id", "time", "re", "scope", "ask"]
     assert dict(pairs)["from"] == "worker" and dict(pairs)["reply"] == "worker"
     assert body == "GO: land it"
+
+
+# --- a report that reaches nobody -------------------------------------------------------------------
+
+
+def run_with_dead_stdout(world: World, args: Sequence[str], *, closed: bool) -> tuple[int, str]:
+    """Run hail with fd 1 closed (`>&-`) or a pipe whose reader is gone; (exit code, stderr)."""
+    env = {**world.env, "PYTHONUNBUFFERED": "1"}
+    if closed:
+        proc = subprocess.run(
+            ["sh", "-c", 'exec "$@" >&-', "sh", hail_bin(), *args],
+            cwd=world.root / "boss",
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=False,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+        )
+        return proc.returncode, proc.stderr.decode()
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [hail_bin(), *args],
+            cwd=world.root / "boss",
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    return proc.returncode, proc.stderr.decode()
+
+
+@pytest.mark.parametrize("closed", [True, False], ids=["fd-1-closed", "reader-gone"])
+def test_a_send_whose_stdout_reaches_nobody_still_reports_its_status(
+    world: World, closed: bool
+) -> None:
+    know(world, "worker")
+    code, err = run_with_dead_stdout(
+        world, ["worker", "ask", "nobody reads me", "--no-wake"], closed=closed
+    )
+    assert code == 5, err
+    assert "hail: delivered to worker's inbox; not typed (--no-wake)" in err
+    assert "internal error" not in err and "Traceback" not in err
+    new = world.state / "seats" / "worker" / "new"
+    assert any("nobody reads me" in p.read_text() for p in new.iterdir())
+
+
+def test_await_keeps_its_timeout_status_when_its_reader_is_gone(world: World) -> None:
+    code, err = run_with_dead_stdout(
+        world, ["await", "1001T000000-0000", "--timeout", "0"], closed=False
+    )
+    assert code == 1, err
+    assert err == ""
+
+
+def test_legacy_flags_before_the_target_get_the_legacy_refusal(world: World) -> None:
+    for flag, start in (
+        ("--kind=ask", "--kind is not an option"),
+        ("--body", "--body is not an option"),
+    ):
+        proc = world.run(flag, "worker", "x")
+        assert proc.returncode == 1
+        assert proc.stderr.startswith(f"error: {start}"), proc.stderr
+        assert "Usage: hail <seat> <kind>" in proc.stderr
+
+
+def test_a_span_with_a_leading_zero_is_still_a_positive_integer(world: World) -> None:
+    know(world, "worker")
+    proc = world.run("worker", "hold", "x", "--for", "03h", "--no-wake")
+    assert proc.returncode == 5, proc.stderr

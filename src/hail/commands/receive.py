@@ -123,9 +123,12 @@ def _write(lines: list[str]) -> None:
     """Print and flush now, so a failed write is seen here (and claims can be given back)."""
     if sys.stdout is None:  # fd 1 closed: the text would reach nobody
         raise OSError(9, "standard output is closed")
-    for line in lines:
-        emit(line)
+    # Straight to fd 1, every byte or an error: a closed pipe must surface here so the claims are
+    # given back (an unbuffered sys.stdout, as with PYTHONUNBUFFERED, drops a partial write).
+    from hail.hooks import protocol
+
     sys.stdout.flush()
+    protocol.write_stdout("".join(line + "\n" for line in lines))
 
 
 def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:

@@ -8,12 +8,11 @@ still delivers, exits 5 and says not to resend.
 from __future__ import annotations
 
 import os
-import sys
 
 from hail import envelope, ids, policy
 from hail.context import Ctx
 from hail.errors import NOT_WOKEN, OverCapError, StateError, UsageError
-from hail.output import emit, note, warn
+from hail.output import emit, flush, note, warn
 from hail.seat import parse_target
 from hail.store import fs, records
 from hail.store.message import render
@@ -104,7 +103,7 @@ def validate_kind(target: str, kind: str | None) -> str:
 
 def parse_span(span: str) -> int:
     number, unit = span[:-1], span[-1:]
-    if unit not in _SPAN_UNIT or not (number.isascii() and number.isdigit()) or number[0] == "0":
+    if unit not in _SPAN_UNIT or not (number.isascii() and number.isdigit()) or int(number) == 0:
         raise UsageError(f"--for {span}: a span such as 30m, 8h or 3d")
     seconds = int(number) * _SPAN_UNIT[unit]
     if seconds > policy.HOLD_MAX_SECONDS:
@@ -338,7 +337,7 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
     if kind not in policy.CONTROL_KINDS and not quiet:
         record_pending(ctx, who, to, msg_id, kind, draft.headline)
     emit(f"id={msg_id}")
-    sys.stdout.flush()
+    flush()  # the id is out before typing starts; a closed pipe does not stop the send
     if quiet:
         note(
             f"quiet: arrives with {to.mailbox}'s next prompt or tool call "

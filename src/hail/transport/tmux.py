@@ -140,7 +140,7 @@ class Tmux:
         try:
             import libtmux
             from libtmux import exc
-        except ImportError as err:
+        except Exception as err:  # not installed, or it failed to load: either way no tmux
             raise TmuxError(f"cannot run tmux: {err}; is libtmux installed?") from None
         import shutil
 
