@@ -24,18 +24,10 @@ import tomlkit
 from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
 from hail.hooks.setup import codex_trust_hash
+from tests.conftest import SCRUBBED
 
 OLD_LINE = '[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format claude'
-DROPPED_ENV = (
-    "TMUX",
-    "TMUX_PANE",
-    "HAIL_SOCKET",
-    "HAIL_SEAT",
-    "CLAUDE_CONFIG_DIR",
-    "CODEX_HOME",
-    "CODEX_THREAD_ID",
-    "CODEX_SESSION_ID",
-)
+DROPPED_ENV = SCRUBBED
 TRAILER = [
     "      SessionStart: hail brief --hook",
     "      UserPromptSubmit: hail deliver --format claude|codex",
