@@ -106,6 +106,8 @@ class ScratchTmux:
         pids = descendants(sorted(self._pids))
         with contextlib.suppress(RuntimeError, subprocess.TimeoutExpired):
             self.cmd("kill-server")
+        with contextlib.suppress(OSError):
+            os.unlink(self.socket)  # tmux leaves its socket file behind
         for sig in (signal.SIGTERM, signal.SIGKILL):
             for pid in pids:
                 if alive(pid):
