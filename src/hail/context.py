@@ -96,12 +96,12 @@ class Ctx:
             self._seat_done = True
         return self._seat
 
-    def require_seat(self, *, bind: bool = True) -> Seat:
+    def require_seat(self) -> Seat:
         """The seat, bound on first use; exit 3 when there is none."""
         found = self.seat()
         if found is None:
             raise no_seat_error(self.cwd)
-        if bind and found.bindable:  # a HAIL_SEAT seat writes nothing, not even the root
+        if found.bindable:  # a HAIL_SEAT seat writes nothing, not even the root
             self.store.ensure()
             self.store.bind(found)
         return found

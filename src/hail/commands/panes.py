@@ -25,11 +25,7 @@ from hail.transport.tmux import SocketError, Tmux, TmuxError
 
 def whoami(ctx: Ctx) -> int:
     """The seat of this directory, where it comes from, and the state root. Filesystem only."""
-    seat = ctx.require_seat(bind=False)
-    if seat.bindable:
-        # Binding creates the root; a HAIL_SEAT seat is never bound, so nothing is created for it.
-        ctx.store.ensure()
-        ctx.store.bind(seat)
+    seat = ctx.require_seat()  # binds a directory seat; a HAIL_SEAT seat creates nothing
     emit(f"seat: {seat.name}")
     mailboxes = ctx.reading_mailboxes(seat)
     if len(mailboxes) > 1:
