@@ -23,7 +23,7 @@ import tomlkit
 
 from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
-from hail.hooks.setup import codex_trust_hash
+from hail.setup_merge import codex_trust_hash
 from tests.conftest import SCRUBBED
 
 OLD_LINE = '[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format claude'

@@ -10,7 +10,7 @@ import json
 import pytest
 import tomlkit
 
-from hail.hooks.setup import (
+from hail.setup_merge import (
     MergeError,
     claude_hooks_current,
     codex_hooks_current,

@@ -1,6 +1,6 @@
 """`hail setup`: install hail's hooks into Claude Code's and Codex's configs [SPEC §9].
 
-The merges are pure (`hooks/setup.py`); this module finds the files, shows the diff, asks, backs up
+The merges are pure (`setup_merge.py`); this module finds the files, shows the diff, asks, backs up
 and writes. Every config is read and merged before anything is printed or written, so a file setup
 cannot parse stops the run with nothing changed. `doctor_hook_lines` gives `hail doctor` its hook
 lines (SPEC §10 item 6) from the same merges, so the two verbs never disagree.
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hail.errors import StateError, UsageError
-from hail.hooks.setup import (
+from hail.setup_merge import (
     EVENTS,
     Harness,
     MergeError,
