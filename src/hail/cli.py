@@ -1,7 +1,8 @@
-"""The click surface: verbs, options, help and version [SPEC §5.0].
+"""The click layer: the verbs that are not on the hot path, their options, help and version.
 
-`run(args)` is the one place that turns errors into `error: …` and an exit code. click's own usage
-errors become exit 1 (2 means "control headline over the cap") with one line and no usage block.
+`entry.py` names the verb (`argv.early`) and reports errors; this module parses a verb's arguments
+with click and returns its run. click's usage errors become `UsageError` (exit 1: 2 means "control
+headline over the cap") with one line and no usage block.
 """
 
 from __future__ import annotations
@@ -14,20 +15,7 @@ import click
 from hail import __version__
 from hail import help as pages
 from hail.argv import PARSER_TAIL
-from hail.entry import fail
-from hail.errors import HailError, UsageError
-
-REMOVED = {
-    "message": "'{w}' is gone: a send is hail <seat> <kind> [headline] with the body on stdin (hail help send)",
-    "note": "'note' is gone: hail talks to no issue tracker; post there directly, or send an fyi",
-    "migrate": "'migrate' is gone: import 0.3 state with hail 0.5.x first (nix run github:flowerornament/hail/v0.5.5 -- migrate); this hail ignores it",
-    "list": "'{w}' is gone: hail seats [seat] lists seats and their agent panes",
-    "id": "'id' is gone: echo $TMUX_PANE prints this pane",
-    "name": "'{w}' is gone: a seat is named by its directory; hail whoami shows it",
-}
-REMOVED["msg"] = REMOVED["message"]
-REMOVED["who"] = REMOVED["resolve"] = REMOVED["list"]
-REMOVED["hello"] = REMOVED["name"]
+from hail.errors import UsageError
 
 SETTINGS = {"help_option_names": [], "max_content_width": 100}
 
@@ -187,36 +175,27 @@ COMMANDS: dict[str, click.Command] = {
 }
 
 
-# --- dispatch ----------------------------------------------------------------------------------
+# --- parse and run ------------------------------------------------------------------------------
 
 
-def check(args: list[str]) -> None:
-    """Parse a command line without running it (the help and skill examples are checked so)."""
-    from hail.entry import FAST_VERBS, send_line
-
-    if args[0] in FAST_VERBS:
-        from hail.entry import parse_fast
-
-        parse_fast(args[0], args[1:])
-        return
-    rest = send_line(args)
-    if rest is not None:
-        from hail.commands import send
-
-        send.validate(send.parse_send(rest))
-        return
-    _context(args)
-
-
-def _context(args: list[str]) -> click.Context:
-    first = args[0]
-    if first not in COMMANDS:
-        raise UsageError(f"no such option: {first}{PARSER_TAIL}")
-    cmd = COMMANDS[first]
+def parse(verb: str, args: list[str]) -> Callable[[], int]:
+    """The run of a click verb with its arguments parsed; UsageError on a bad line."""
+    cmd = COMMANDS[verb]
     try:
-        return cmd.make_context(cmd.name or "hail", args[1:])
+        ctx = cmd.make_context(verb, args)
     except click.UsageError as err:
         raise UsageError(f"{_click_message(err)}{PARSER_TAIL}") from None
+    runner: Callable[..., int] | None = ctx.command.callback
+    assert runner is not None
+
+    def run() -> int:
+        try:
+            with ctx:
+                return ctx.invoke(runner, **ctx.params)
+        except click.ClickException as err:
+            raise UsageError(f"{_click_message(err)}{PARSER_TAIL}") from None
+
+    return run
 
 
 def _click_message(err: click.ClickException) -> str:
@@ -225,50 +204,3 @@ def _click_message(err: click.ClickException) -> str:
         return f"no such option: {err.option_name}"
     text = err.format_message().rstrip(".")
     return text[:1].lower() + text[1:] if text else "bad arguments"
-
-
-def _help_page(args: list[str]) -> int:
-    first = args[0]
-    text = pages.page(first)
-    if text is None:
-        raise UsageError(f"no help for '{first}'. Topics: {' '.join(pages.TOPICS)}")
-    click.echo(text, nl=False)
-    return 0
-
-
-def _dispatch(args: list[str]) -> int:
-    if not args or args[0] in ("-h", "--help"):
-        click.echo(pages.MAP, nl=False)
-        return 0
-    if args[0] in ("-V", "--version"):
-        click.echo(f"hail {__version__}")
-        return 0
-    before_dashdash = args[: args.index("--")] if "--" in args else args
-    if {"-h", "--help"} & set(before_dashdash[1:]):
-        return _help_page(args)
-    if args[0] in REMOVED:
-        raise UsageError(REMOVED[args[0]].format(w=args[0]))
-    from hail.entry import FAST_VERBS, send_line
-
-    if args[0] in FAST_VERBS or send_line(args) is not None:
-        from hail.entry import dispatch
-
-        return dispatch(args)
-    ctx = _context(args)
-    runner: Callable[..., int] | None = ctx.command.callback
-    assert runner is not None
-    with ctx:
-        return ctx.invoke(runner, **ctx.params)
-
-
-def run(args: list[str]) -> int:
-    try:
-        return _dispatch(args)
-    except HailError as err:
-        return fail(err)
-    except click.ClickException as err:
-        return fail(UsageError(f"{_click_message(err)}{PARSER_TAIL}"))
-    except BrokenPipeError:
-        raise
-    except Exception as exc:
-        return fail(HailError(f"internal error: {exc}; please report it"))

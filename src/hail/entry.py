@@ -1,9 +1,9 @@
-"""The console-script entry point.
+"""The console-script entry point: one parse, one dispatch, and errors reported in one place.
 
-The verbs agents run constantly are parsed here by hand and dispatched before click, libtmux or
-tomlkit is imported [SPEC §6.8]: the hook verbs (`deliver`, `brief`, `sent`, `await`) run on every
-prompt and tool call, and a send should cost little more than its own file work. Everything else goes
-to the click surface in `cli.py`.
+`argv.early` names the verb. The hand-parsed verbs are parsed here and run before click, libtmux or
+tomlkit is imported: the hook verbs (`deliver`, `brief`, `sent`, `await`) run on every prompt and
+tool call, and a send should cost little more than its own file work. Every other verb is parsed
+and run by the click layer, `cli.py`. Only `dispatch` prints `error: …` and chooses the exit status.
 """
 
 from __future__ import annotations
@@ -11,23 +11,20 @@ from __future__ import annotations
 import os
 import sys
 
+from hail import argv
 from hail.errors import HailError, UsageError
 
-FAST_VERBS = ("deliver", "brief", "sent", "await")
-SEND_OPTIONS = ("--re", "--scope", "--for", "--no-submit", "--force", "--no-wake")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hail.commands.send import SendArgs
+
+    Run = Callable[[], int]
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        code = dispatch(args)
-    except BrokenPipeError:
-        from hail.output import silence
-
-        silence()
-        code = 0
-    except KeyboardInterrupt:
-        code = 130
+def main(args: list[str] | None = None) -> int:
+    code = dispatch(sys.argv[1:] if args is None else args)
     if sys.stdout is not None:  # None when fd 1 was closed at startup (`hail deliver >&-`)
         try:
             sys.stdout.flush()
@@ -39,32 +36,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def dispatch(args: list[str]) -> int:
-    wants_help = {"-h", "--help"} & set(args[: args.index("--")] if "--" in args else args)
-    if args and not wants_help:
-        if args[0] in FAST_VERBS:
-            return _run_fast(args[0], args[1:])
-        send_args = send_line(args)
-        if send_args is not None:
-            return _run_send(send_args)
-    from hail.cli import run
+    """Parse the line, run its verb, and turn every error into `error: …` and an exit code."""
+    try:
+        return parse(args)()
+    except HailError as err:
+        return fail(err)
+    except BrokenPipeError:
+        from hail.output import silence
 
-    return run(args)
-
-
-def send_line(args: list[str]) -> list[str] | None:
-    """The arguments of a send (`hail <target> …` or `hail send …`), or None for another verb."""
-    from hail.seat import REMOVED, VERBS
-
-    first = args[0]
-    if first == "send":
-        return args[1:]
-    if first.split("=", 1)[0] in (*SEND_OPTIONS, "--kind", "--body"):
-        return (
-            args  # options may come before the target too [§5.1]; --kind/--body are refused there
-        )
-    if first in VERBS or first in REMOVED or first.startswith("-"):
-        return None
-    return args
+        silence()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # never a traceback; a hook never fails the agent's session
+        if args[:1] == ["deliver"] or (args[:1] == ["brief"] and "--hook" in args):
+            return 0
+        return internal(exc)
 
 
 def fail(err: HailError) -> int:
@@ -76,28 +63,98 @@ def internal(exc: BaseException) -> int:
     return fail(HailError(f"internal error: {exc}; please report it"))
 
 
-def _run_send(args: list[str]) -> int:
+def parse(args: list[str]) -> Run:
+    """The verb's run for a command line, its arguments checked; UsageError on a bad line.
+
+    Nothing is read or written before the run is called, so a bad line never waits on stdin.
+    """
+    verb, rest = argv.early(args)
+    if verb == "send":
+        send_args = parse_send(rest)
+        return lambda: _run_send(send_args)
+    if verb in argv.HAND_PARSED:
+        call = parse_fast(verb, rest)
+        return lambda: _run_fast(verb, call)
+    from hail import cli
+
+    return cli.parse(verb, rest)
+
+
+# --- the send ----------------------------------------------------------------------------------
+
+
+def parse_send(args: list[str]) -> SendArgs:
+    """`<target> <kind> [headline]` and the send options, in any order; validated."""
+    from hail.commands import send
+
+    # Arguments are bytes the shell passed: invalid UTF-8 is replaced, as it is on stdin.
+    args = [from_argv(arg) for arg in args]
+    refuse_legacy_flags(args)
+    p = argv.parse(args, argv.SEND_VALUED, argv.SEND_FLAGS)
+    pos = p.positional
+    if not pos:
+        raise UsageError(f"missing argument: the target seat{argv.PARSER_TAIL}")
+    if len(pos) > 3:
+        raise UsageError(f"unexpected argument '{pos[3]}' after the headline")
+    parsed = send.SendArgs(
+        target=pos[0],
+        kind=pos[1] if len(pos) > 1 else None,
+        headline=pos[2] if len(pos) > 2 else None,
+        re=p.values.get("--re"),
+        scope=p.values.get("--scope"),
+        span=p.values.get("--for"),
+        no_submit="--no-submit" in p.flags,
+        force="--force" in p.flags,
+        no_wake="--no-wake" in p.flags,
+    )
+    send.validate(parsed)
+    return parsed
+
+
+def from_argv(text: str) -> str:
+    """An argument as valid text: undecodable bytes (surrogate escapes) become U+FFFD."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def refuse_legacy_flags(args: list[str]) -> None:
+    """`--kind` and `--body` are refused before stdin is read or anything is written."""
+    from hail import policy
+
+    usage = (
+        "Usage: hail <seat> <kind> '<headline>', or hail <seat> <kind> <<'EOF' with the headline "
+        "on the first line and the body after it"
+    )
+    for arg in args:
+        if arg == "--":
+            break
+        name = arg.split("=", 1)[0]
+        if name == "--kind":
+            raise UsageError(
+                "--kind is not an option: the kind is the word after the seat "
+                f"({' '.join(policy.KINDS)}). {usage}"
+            )
+        if name == "--body":
+            raise UsageError(
+                f"--body is not an option: the body goes on stdin after the headline line. {usage}"
+            )
+
+
+def _run_send(args: SendArgs) -> int:
     if sys.stdout is None:
         # fd 1 closed: the send still types and reports its status; only `id=` goes nowhere.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
-    try:
-        from hail.commands import send
-        from hail.context import Ctx
-        from hail.stdin import read_body
+    from hail.commands import send
+    from hail.context import Ctx
+    from hail.stdin import read_body
 
-        parsed = send.parse_send(args)
-        send.validate(parsed)  # before stdin is read: a bad line must not wait on a body
-        return send.send(Ctx.from_env(), parsed, read_body())
-    except HailError as err:
-        return fail(err)
-    except BrokenPipeError:
-        raise
-    except Exception as exc:
-        return internal(exc)
+    return send.send(Ctx.from_env(), args, read_body())
+
+
+# --- the hook and receipt verbs ----------------------------------------------------------------
 
 
 class FastCall:
-    """A parsed fast-verb line: what `_run_fast` needs, nothing run yet."""
+    """A parsed hook or receipt verb line: what `_run_fast` needs, nothing run yet."""
 
     __slots__ = ("all_", "any_", "event", "fmt", "hook", "ids", "timeout")
 
@@ -112,66 +169,54 @@ class FastCall:
 
 
 def parse_fast(verb: str, args: list[str]) -> FastCall:
-    """Parse a hook verb's arguments by hand (no click); UsageError on a bad line."""
-    from hail import argv
-
+    """Parse a hook or receipt verb's arguments by hand (no click); UsageError on a bad line."""
     call = FastCall()
     if verb == "deliver":
         from hail.hooks.protocol import EVENTS, FORMATS
 
-        p = argv.parse(verb, args, {"--format", "--event"}, set())
+        p = argv.parse(args, ("--format", "--event"), ())
         argv.no_positionals(verb, p)
         call.fmt = argv.choice(p.values.get("--format"), FORMATS, "--format")
         call.event = argv.choice(p.values.get("--event"), EVENTS, "--event") or call.event
     elif verb == "brief":
-        p = argv.parse(verb, args, set(), {"--all", "--hook"})
+        p = argv.parse(args, (), ("--all", "--hook"))
         argv.no_positionals(verb, p)
         call.all_, call.hook = "--all" in p.flags, "--hook" in p.flags
     elif verb == "sent":
-        p = argv.parse(verb, args, set(), set())
+        p = argv.parse(args, (), ())
         if len(p.positional) != 1:
             raise UsageError(f"sent takes one message id{argv.PARSER_TAIL}")
         call.ids = p.positional
     else:
-        p = argv.parse(verb, args, {"--timeout"}, {"--any"})
+        p = argv.parse(args, ("--timeout",), ("--any",))
         call.ids, call.any_ = p.positional, "--any" in p.flags
         call.timeout = _timeout(p.values.get("--timeout"))
     return call
 
 
-def _run_fast(verb: str, args: list[str]) -> int:
-    try:
-        call = parse_fast(verb, args)
-        if verb == "deliver":
-            from hail.hooks.deliver import deliver
+def _run_fast(verb: str, call: FastCall) -> int:
+    if verb == "deliver":
+        from hail.hooks.deliver import deliver
 
-            return deliver(call.fmt, call.event)
-        if verb == "brief":
-            from hail.hooks import brief
+        return deliver(call.fmt, call.event)
+    if verb == "brief":
+        from hail.hooks import brief
 
-            if call.hook:
-                return brief.brief_hook(all_=call.all_)
-            from hail.context import Ctx
-
-            return brief.brief(Ctx.from_env(), all_=call.all_)
-        from hail.commands import receive
+        if call.hook:
+            return brief.brief_hook(all_=call.all_)
         from hail.context import Ctx
 
-        if verb == "sent":
-            return receive.sent(Ctx.from_env(), call.ids[0])
-        return receive.await_(Ctx.from_env(), call.ids, call.timeout, any_=call.any_)
-    except HailError as err:
-        return fail(err)
-    except BrokenPipeError:
-        raise
-    except Exception as exc:  # a fast verb must never show a traceback
-        if verb == "deliver" or (verb == "brief" and "--hook" in args):
-            return 0
-        return internal(exc)
+        return brief.brief(Ctx.from_env(), all_=call.all_)
+    from hail.commands import receive
+    from hail.context import Ctx
+
+    if verb == "sent":
+        return receive.sent(Ctx.from_env(), call.ids[0])
+    return receive.await_(Ctx.from_env(), call.ids, call.timeout, any_=call.any_)
 
 
 def _timeout(value: str | None) -> float:
-    from hail import argv, policy
+    from hail import policy
 
     if value is None:
         return policy.AWAIT_DEFAULT_TIMEOUT

@@ -1,6 +1,6 @@
 """hail's errors: each carries the exit code of SPEC §0.4 and a message that ends with its fix.
 
-Only the entry points (`entry.py`, `cli.py`) print `error: …` and choose the exit status.
+Only `entry.dispatch` prints `error: …` and chooses the exit status.
 """
 
 from __future__ import annotations

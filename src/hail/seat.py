@@ -9,34 +9,15 @@ from __future__ import annotations
 
 import os
 
+from hail.argv import REMOVED, VERBS
 from hail.errors import SeatError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-VERBS = [
-    "send",
-    "whoami",
-    "seats",
-    "sent",
-    "await",
-    "brief",
-    "inbox",
-    "show",
-    "read",
-    "type",
-    "keys",
-    "setup",
-    "doctor",
-    "gc",
-    "deliver",
-    "help",
-    "version",
-    "demo",
-]
-REMOVED = ["message", "msg", "note", "migrate", "list", "who", "resolve", "id", "name", "hello"]
-RESERVED = frozenset(VERBS + REMOVED)
+#: Verbs and removed spellings can never name a seat: `hail <name> …` would run the verb.
+RESERVED = frozenset((*VERBS, *REMOVED))
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from hail import cli
+from hail import argv, cli, entry
 from hail import help as pages
 from hail.errors import HailError
 from tests.conftest import World
@@ -55,7 +55,7 @@ def test_every_help_example_parses(line: str) -> None:
     assert words[0] == "hail"
     args = words[1:]
     try:
-        cli.check(args)
+        entry.parse(args)  # parsed, not run
     except HailError as err:  # pragma: no cover - the failure message is the point
         pytest.fail(f"{line!r} does not parse: {err}")
 
@@ -108,3 +108,8 @@ def test_parser_errors_exit_1_with_the_help_tail(world: World) -> None:
         assert r.returncode == 1, args
         assert r.stderr.endswith(". 'hail help' lists every command\n"), r.stderr
         assert "Usage:" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_click_parses_exactly_the_verbs_the_table_gives_it() -> None:
+    assert set(cli.COMMANDS) == set(argv.CLICK_PARSED)
+    assert not set(argv.HAND_PARSED) & set(argv.CLICK_PARSED)

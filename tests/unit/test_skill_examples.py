@@ -1,8 +1,8 @@
 """The agent skill (skills/hail/SKILL.md): its front matter, what it must teach (SPEC §12.1), and
 that every example command line in its code blocks is a valid hail command line (SPEC §5.12).
 
-Command lines are checked with hail's own parser (`cli.check`), the one the help pages are
-checked with, plus what an example must show to be complete.
+Command lines are checked with hail's own parser (`entry.parse`, which runs nothing), the one
+the help pages are checked with, plus what an example must show to be complete.
 """
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from hail import cli
+from hail import argv, entry
 from hail import help as pages
-from hail.commands.send import parse_send
-from hail.entry import send_line
 from hail.errors import HailError
 
 SKILL = Path(__file__).resolve().parents[2] / "skills" / "hail" / "SKILL.md"
@@ -55,12 +53,12 @@ def check_command_line(line: str) -> list[str]:
     if heredoc is not None and heredoc[:1] not in ("'", '"'):
         return ["quote the heredoc delimiter (<<'EOF') so the body arrives byte for byte"]
     try:
-        cli.check(args)
+        entry.parse(args)
     except HailError as err:
         return [err.message]
-    rest = send_line(args)
-    if rest is not None:
-        sent = parse_send(rest)
+    verb, rest = argv.early(args)
+    if verb == "send":
+        sent = entry.parse_send(rest)
         if sent.headline is None and heredoc is None:
             return ["a send without a headline or a heredoc"]
         if heredoc is not None and sent.kind in CONTROL_KINDS:
