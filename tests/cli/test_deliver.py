@@ -17,7 +17,8 @@ import pytest
 
 from hail.store.message import render
 from hail.store.store import Store
-from tests.conftest import World, hail_bin, send
+from tests.support.entry import hail_bin
+from tests.support.world import World
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 PREAMBLE = re.compile(r"^hail: (\d+) peer messages?, framed by token ([0-9a-f]{8}): ")
@@ -57,8 +58,8 @@ def give_back(world: World, msg_id: str) -> None:
 
 
 def test_plain_deliver_frames_every_body_and_writes_injected_receipts(world: World) -> None:
-    a = send(world, "ask", "first ask", "body of a")
-    b = send(world, "fyi", "an fyi", "body of b")
+    a = world.send("worker", "ask", "first ask", body="body of a")
+    b = world.send("worker", "fyi", "an fyi", body="body of b")
     proc = world.run("deliver", cwd="worker")
     assert proc.returncode == 0 and proc.stderr == ""
     out = proc.stdout
@@ -77,7 +78,7 @@ def test_plain_deliver_frames_every_body_and_writes_injected_receipts(world: Wor
 
 
 def test_a_headline_only_message_is_injected_as_its_envelope_line(world: World) -> None:
-    msg_id = send(world, "ask", "just the headline")
+    msg_id = world.send("worker", "ask", "just the headline")
     text = context_of(world.run("deliver", "--format", "codex", cwd="worker"))
     token = token_of(text)
     assert re.search(
@@ -90,7 +91,7 @@ def test_a_headline_only_message_is_injected_as_its_envelope_line(world: World) 
 
 
 def test_a_body_is_delivered_once(world: World) -> None:
-    send(world, "ask", "with a body", "the one body")
+    world.send("worker", "ask", "with a body", body="the one body")
     first = world.run("deliver", "--format", "claude", cwd="worker")
     assert context_of(first).count("the one body") == 1
     second = world.run("deliver", "--format", "claude", cwd="worker")
@@ -100,7 +101,7 @@ def test_a_body_is_delivered_once(world: World) -> None:
 @pytest.mark.parametrize("fmt", ["claude", "codex"])
 def test_hook_json_round_trips_every_character(world: World, fmt: str) -> None:
     body = 'quote " backslash \\ tab \t newline\nand é'
-    send(world, "ask", "escapes", body)
+    world.send("worker", "ask", "escapes", body=body)
     proc = world.run("deliver", "--format", fmt, cwd="worker")
     assert proc.stdout.startswith(HOOK_PREFIX % "UserPromptSubmit")
     assert "é" in proc.stdout and "\\u00e9" not in proc.stdout
@@ -114,7 +115,7 @@ def test_an_empty_mailbox_prints_nothing(world: World) -> None:
 
 
 def test_post_tool_use_names_its_event(world: World) -> None:
-    send(world, "ask", "busy agent", "reaches it after a tool call")
+    world.send("worker", "ask", "busy agent", body="reaches it after a tool call")
     proc = world.run("deliver", "--format", "claude", "--event", "PostToolUse", cwd="worker")
     assert proc.stdout.startswith(HOOK_PREFIX % "PostToolUse")
     assert "reaches it after a tool call" in context_of(proc, "PostToolUse")
@@ -126,7 +127,7 @@ def test_post_tool_use_names_its_event(world: World) -> None:
 def test_bad_format_or_event_values_are_its_only_failure(
     world: World, args: tuple[str, ...]
 ) -> None:
-    send(world, "ask", "stays unread", "body")
+    world.send("worker", "ask", "stays unread", body="body")
     proc = world.run("deliver", *args, cwd="worker")
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: ") and proc.stdout == ""
@@ -143,7 +144,7 @@ def test_a_forged_body_stays_inside_its_frame(world: World) -> None:
             "---",
         ]
     )
-    msg_id = send(world, "fyi", "status", forged)
+    msg_id = world.send("worker", "fyi", "status", body=forged)
     tokens = set()
     for _ in range(10):
         out = world.run("deliver", cwd="worker").stdout
@@ -161,7 +162,7 @@ def test_a_forged_body_stays_inside_its_frame(world: World) -> None:
 
 
 def test_nine_unread_are_delivered_five_then_four(world: World) -> None:
-    ids = [send(world, "fyi", f"n{i}", f"body {i}") for i in range(9)]
+    ids = [world.send("worker", "fyi", f"n{i}", body=f"body {i}") for i in range(9)]
     first = world.run("deliver", cwd="worker").stdout
     assert first.startswith("hail: 5 peer messages")
     assert first.endswith("\n(4 more unread: hail inbox prints them)\n")
@@ -174,7 +175,7 @@ def test_nine_unread_are_delivered_five_then_four(world: World) -> None:
 
 def test_an_oversize_body_is_cut_and_points_at_show(world: World) -> None:
     body = "\n".join(f"{i:05d} " + "z" * 94 for i in range(200))  # 20 KB
-    msg_id = send(world, "ask", "big one", body)
+    msg_id = world.send("worker", "ask", "big one", body=body)
     text = context_of(world.run("deliver", "--format", "claude", cwd="worker"))
     assert len(text.encode()) <= 8704
     assert "(cut: " in text and f"hail show {msg_id} prints the whole message)" in text
@@ -203,7 +204,7 @@ def spawn(
 
 
 def test_deliver_never_waits_on_an_idle_stdin(world: World, tmp_path: Path) -> None:
-    send(world, "ask", "no wait", "delivered anyway")
+    world.send("worker", "ask", "no wait", body="delivered anyway")
     fifo = tmp_path / "stdin.fifo"
     os.mkfifo(fifo)
     holder = os.open(fifo, os.O_RDWR)  # a writer that never writes
@@ -221,7 +222,7 @@ def test_deliver_never_waits_on_an_idle_stdin(world: World, tmp_path: Path) -> N
 
 
 def test_deliver_reads_a_payload_already_on_stdin(world: World) -> None:
-    send(world, "ask", "with payload", "still delivered")
+    world.send("worker", "ask", "with payload", body="still delivered")
     payload = json.dumps({"session_id": "s", "hook_event_name": "PostToolUse", "tool_name": "x"})
     proc = world.run(
         "deliver", "--format", "claude", "--event", "PostToolUse", stdin=payload, cwd="worker"
@@ -230,7 +231,7 @@ def test_deliver_reads_a_payload_already_on_stdin(world: World) -> None:
 
 
 def test_a_sub_agents_tool_call_claims_and_marks_nothing(world: World) -> None:
-    send(world, "ask", "not for the sub-agent", "body")
+    world.send("worker", "ask", "not for the sub-agent", body="body")
     payload = '{"agent_id":"a1","hook_event_name":"PostToolUse"}'
     proc = world.run(
         "deliver", "--format", "claude", "--event", "PostToolUse", stdin=payload, cwd="worker"
@@ -252,7 +253,7 @@ def test_a_sub_agents_tool_call_claims_and_marks_nothing(world: World) -> None:
 
 
 def test_only_an_installed_hook_marks_the_mailbox_hooked(world: World) -> None:
-    send(world, "fyi", "x", "y")
+    world.send("worker", "fyi", "x", body="y")
     world.run("deliver", cwd="worker")
     assert not (world.state / "seats/worker/hooked").exists()
     world.run("deliver", "--format", "codex", cwd="worker")
@@ -301,7 +302,7 @@ def _mend_cur(cur: Path, how: str) -> None:
 
 @pytest.mark.parametrize("how", ["chmod", "not a directory"])
 def test_an_unwritable_cur_never_fails_the_hook(world: World, how: str) -> None:
-    msg_id = send(world, "ask", "survives", "the survivor")
+    msg_id = world.send("worker", "ask", "survives", body="the survivor")
     cur = world.state / "seats/worker/cur"
     _break_cur(cur, how)
     try:
@@ -317,7 +318,7 @@ def test_an_unwritable_cur_never_fails_the_hook(world: World, how: str) -> None:
 
 
 def test_a_closed_stdout_claims_nothing(world: World) -> None:
-    msg_id = send(world, "ask", "to nobody", "kept for later")
+    msg_id = world.send("worker", "ask", "to nobody", body="kept for later")
     closed = subprocess.run(
         ["sh", "-c", 'exec "$0" deliver --format claude >&-', hail_bin()],
         cwd=world.root / "worker",
@@ -341,7 +342,7 @@ def test_a_closed_stdout_claims_nothing(world: World) -> None:
 
 
 def test_a_reader_gone_before_the_write_gets_every_claim_back(world: World) -> None:
-    msg_id = send(world, "ask", "broken pipe", "try again later")
+    msg_id = world.send("worker", "ask", "broken pipe", body="try again later")
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
@@ -420,7 +421,7 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 
 
 def _fast_world(world: World) -> None:
-    msg_id = send(world, "ask", "work for the hook", "a body")
+    msg_id = world.send("worker", "ask", "work for the hook", body="a body")
     world.run("worker", "hold", "hold it", "--no-wake")
     (world.state / "seats/boss/pending" / msg_id).write_text(
         f"id: {msg_id}\nkind: ask\nto: worker\nepoch: 1\nheadline: old\n"

@@ -24,7 +24,7 @@ import pytest
 from hail import __version__
 from hail.store import fs
 from hail.store.store import Store
-from tests.conftest import World
+from tests.support.world import World
 
 DAY = 86400
 NO_SOCKET_FIX = "FIX  HAIL_SOCKET=/nonexistent/socket is not a tmux socket; unset it or point it at a live server"
@@ -34,10 +34,6 @@ def _lines(world: World, cwd: str | Path = "boss", **env: str) -> tuple[int, lis
     r = world.run("doctor", cwd=cwd, env=env or None)
     assert r.stderr == ""
     return r.returncode, r.stdout.splitlines()
-
-
-def _send(world: World, target: str, *args: str, cwd: str = "boss") -> str:
-    return world.send(target, *args, cwd=cwd, known=False)
 
 
 def _age(path: Path, days: float) -> None:
@@ -163,7 +159,7 @@ def test_scenario_50_unread_mail_nobody_reads_is_a_note_and_keeps_the_exit_code(
 ) -> None:
     world.run("whoami", cwd="worker")
     assert _lines(world)[0] == 0
-    msg_id = _send(world, "worker", "ask", "anyone there?")
+    msg_id = world.send("worker", "ask", "anyone there?", known=False)
     rc, lines = _lines(world)
     assert rc == 0
     assert (
@@ -178,7 +174,7 @@ def test_scenario_50_unread_mail_nobody_reads_is_a_note_and_keeps_the_exit_code(
 
 def test_scenario_50_without_tmux_the_note_still_names_the_missing_hook(world: World) -> None:
     world.run("whoami", cwd="worker")
-    _send(world, "worker", "ask", "x")
+    world.send("worker", "ask", "x", known=False)
     rc, lines = _lines(world)
     assert NO_SOCKET_FIX in lines and rc == 1
     assert any(
@@ -189,7 +185,7 @@ def test_scenario_50_without_tmux_the_note_still_names_the_missing_hook(world: W
 
 def test_scenario_50_a_deleted_workspace_is_noted_with_when_gc_takes_it(world: World) -> None:
     world.run("whoami", cwd="worker")
-    _send(world, "worker", "ask", "x")
+    world.send("worker", "ask", "x", known=False)
     root = world.seat_dir("worker")
     shutil.rmtree(root)
     hooked = world.state / "seats" / "worker" / "hooked"
@@ -228,7 +224,7 @@ def test_scenario_50_a_03_inbox_is_noted_and_ignored(world: World) -> None:
     assert lines[1] == (
         f"note 0.3 state in {world.state} is ignored; to import it, run migrate with hail 0.5.x first"
     )
-    msg_id = _send(world, "worker", "ask", "works beside it", cwd="boss")
+    msg_id = world.send("worker", "ask", "works beside it", cwd="boss", known=False)
     delivered = world.run("deliver", cwd="worker")
     assert delivered.returncode == 0 and "works beside it" in delivered.stdout
     assert world.run("sent", msg_id).stdout.startswith("injected ")
@@ -238,7 +234,7 @@ def test_scenario_50_a_03_inbox_is_noted_and_ignored(world: World) -> None:
 
 def test_scenario_50_an_old_read_message_makes_gc_due(world: World) -> None:
     world.run("whoami", cwd="worker")
-    msg_id = _send(world, "worker", "ask", "x")
+    msg_id = world.send("worker", "ask", "x", known=False)
     world.run("inbox", cwd="worker")
     _age(world.state / "seats" / "worker" / "cur" / f"{msg_id}.read.md", 100)
     rc, lines = _lines(world)
@@ -301,7 +297,7 @@ def test_a_bad_seat_name_is_a_fix(world: World) -> None:
 
 def test_doctor_writes_nothing(world: World) -> None:
     world.run("whoami", cwd="worker")
-    msg_id = _send(world, "worker", "ask", "x")
+    msg_id = world.send("worker", "ask", "x", known=False)
     world.run("inbox", cwd="worker")
     _age(world.state / "seats" / "worker" / "cur" / f"{msg_id}.read.md", 100)
     new_seat = world.make_seat("fresh")
@@ -411,8 +407,8 @@ def test_unseen_mailboxes_largest_first_at_most_eight_then_a_summary(world: Worl
 
 def test_the_fix_names_the_oldest_unread_id(world: World) -> None:
     world.run("whoami", cwd="worker")
-    first = _send(world, "worker", "ask", "first")
-    _send(world, "worker", "ask", "second")
+    first = world.send("worker", "ask", "first", known=False)
+    world.send("worker", "ask", "second", known=False)
     _age(world.state / "seats" / "worker" / "new" / f"{first}.md", 1)
     _, lines = _lines(world)
     assert any(
@@ -457,10 +453,10 @@ def test_reasons_include_no_agent_and_a_gone_pane_when_tmux_answers(
 
 def test_gc_due_lists_each_nonzero_part(world: World) -> None:
     world.run("whoami", cwd="worker")
-    old = _send(world, "worker", "ask", "x")
+    old = world.send("worker", "ask", "x", known=False)
     world.run("inbox", cwd="worker")
     _age(world.state / "seats" / "worker" / "cur" / f"{old}.read.md", 100)
-    hold = _send(world, "worker", "hold", "freeze")
+    hold = world.send("worker", "hold", "freeze", known=False)
     record = world.state / "holds" / hold
     record.write_text(
         re.sub(r"(?m)^expires: .*$", "expires: 2020-01-01T00:00:00Z", record.read_text())
@@ -478,7 +474,7 @@ def test_gc_due_lists_each_nonzero_part(world: World) -> None:
 
 def test_nothing_old_means_gc_is_not_due(world: World) -> None:
     world.run("whoami", cwd="worker")
-    _send(world, "worker", "ask", "x")
+    world.send("worker", "ask", "x", known=False)
     world.run("inbox", cwd="worker")
     assert not any("gc is due" in line for line in _lines(world)[1])
 
@@ -515,7 +511,7 @@ def test_only_old_hook_errors_say_nothing(world: World) -> None:
 
 def test_a_real_hook_failure_shows_up(world: World) -> None:
     world.run("whoami", cwd="worker")
-    _send(world, "worker", "ask", "x")
+    world.send("worker", "ask", "x", known=False)
     # cur/ that is not a directory: the claim fails even for root, which chmod would not stop
     cur = world.state / "seats" / "worker" / "cur"
     cur.rmdir()

@@ -11,7 +11,7 @@ import shutil
 import time
 from pathlib import Path
 
-from tests.conftest import World
+from tests.support.world import World
 
 DAY = 86400
 

@@ -9,7 +9,7 @@ import pytest
 from hail import argv, cli, entry
 from hail import help as pages
 from hail.errors import HailError
-from tests.conftest import World
+from tests.support.world import World
 
 
 def example_lines() -> list[str]:

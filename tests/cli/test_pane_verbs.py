@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import World
+from tests.support.world import World
 
 
 def test_pane_verbs_without_a_tmux_server_point_at_doctor(world: World, tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.conftest import World, hail_bin, send
+from tests.support.entry import hail_bin
+from tests.support.world import World
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 PREAMBLE = re.compile(r"^hail: (\d+) peer messages?, framed by token ([0-9a-f]{8}): ")
@@ -22,7 +23,7 @@ def token_of(out: str) -> str:
 
 
 def test_sent_says_delivered_before_any_read_and_unknown_for_a_stranger(world: World) -> None:
-    msg_id = send(world, "ask", "review the parser", "details")
+    msg_id = world.send("worker", "ask", "review the parser", body="details")
     proc = world.run("sent", msg_id)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "delivered\n", "")
     proc = world.run("sent", "nope-0000")
@@ -41,7 +42,7 @@ def test_sent_and_show_never_create_the_state_root(world: World) -> None:
 
 
 def test_inbox_peek_prints_the_frame_and_claims_nothing(world: World) -> None:
-    msg_id = send(world, "ask", "peek at this", "first body line\nsecond body line")
+    msg_id = world.send("worker", "ask", "peek at this", body="first body line\nsecond body line")
     proc = world.run("inbox", "--peek", cwd="worker")
     assert proc.returncode == 0, proc.stderr
     token = token_of(proc.stdout)
@@ -53,7 +54,7 @@ def test_inbox_peek_prints_the_frame_and_claims_nothing(world: World) -> None:
 
 
 def test_inbox_claims_as_read_and_then_is_empty(world: World) -> None:
-    msg_id = send(world, "ask", "read me", "the body")
+    msg_id = world.send("worker", "ask", "read me", body="the body")
     proc = world.run("inbox", cwd="worker")
     token = token_of(proc.stdout)
     assert proc.stdout.endswith(f"the body\n[/hail:{token} id:{msg_id}]\n")
@@ -71,10 +72,10 @@ def test_inbox_claims_as_read_and_then_is_empty(world: World) -> None:
 
 
 def test_inbox_all_sorts_read_and_unread_by_id_and_claims_only_the_unread(world: World) -> None:
-    first = send(world, "fyi", "first", "one")
+    first = world.send("worker", "fyi", "first", body="one")
     world.run("inbox", cwd="worker")
     read_at = world.run("sent", first).stdout
-    second = send(world, "fyi", "second", "two")
+    second = world.send("worker", "fyi", "second", body="two")
     proc = world.run("inbox", "--all", cwd="worker")
     assert proc.stdout.startswith("hail: 2 peer messages, framed by token ")
     low, high = sorted([first, second])
@@ -93,7 +94,7 @@ def test_inbox_needs_a_seat(world: World, tmp_path: Path) -> None:
 
 
 def test_an_announce_is_inline_and_never_printed_by_inbox(world: World) -> None:
-    msg_id = send(world, "announce", "STOP: the gate is red, do not land")
+    msg_id = world.send("worker", "announce", "STOP: the gate is red, do not land")
     assert (world.state / "seats/worker/cur" / f"{msg_id}.inline.md").exists()
     assert re.fullmatch(rf"inline {ISO}\n", world.run("sent", msg_id).stdout)
     assert world.run("inbox", cwd="worker").stdout == "(inbox empty)\n"
@@ -105,7 +106,7 @@ def test_an_announce_is_inline_and_never_printed_by_inbox(world: World) -> None:
 
 
 def test_show_prints_any_seats_message_and_claims_nothing(world: World) -> None:
-    msg_id = send(world, "ask", "show me", "all of\nthe body")
+    msg_id = world.send("worker", "ask", "show me", body="all of\nthe body")
     proc = world.run("show", msg_id, cwd="boss")
     token = token_of(proc.stdout)
     assert proc.stdout == (
@@ -139,7 +140,7 @@ def _archive(world: World, msg_id: str, how: str) -> None:
 
 
 def test_archived_messages_keep_their_receipt_and_can_be_shown(world: World) -> None:
-    msg_id = send(world, "fyi", "old news", "archived body")
+    msg_id = world.send("worker", "fyi", "old news", body="archived body")
     world.run("inbox", cwd="worker")
     receipt = world.run("sent", msg_id).stdout
     _archive(world, msg_id, "read")
@@ -158,7 +159,7 @@ def test_await_needs_an_id(world: World) -> None:
 
 
 def test_await_times_out_on_an_unread_id(world: World) -> None:
-    msg_id = send(world, "ask", "wait for me", "body")
+    msg_id = world.send("worker", "ask", "wait for me", body="body")
     started = time.monotonic()
     proc = world.run("await", msg_id, "--timeout", "1")
     assert time.monotonic() - started < 3
@@ -166,7 +167,7 @@ def test_await_times_out_on_an_unread_id(world: World) -> None:
 
 
 def test_await_returns_when_the_message_is_read(world: World) -> None:
-    msg_id = send(world, "ask", "wait for me", "body")
+    msg_id = world.send("worker", "ask", "wait for me", body="body")
     waiter = subprocess.Popen(
         [hail_bin(), "await", msg_id, "--timeout", "20"],
         cwd=world.root / "boss",
@@ -190,9 +191,9 @@ def test_await_returns_when_the_message_is_read(world: World) -> None:
 
 
 def test_await_any_is_satisfied_by_one_receipt(world: World) -> None:
-    read_id = send(world, "ask", "first", "one")
+    read_id = world.send("worker", "ask", "first", body="one")
     world.run("inbox", cwd="worker")
-    unread_id = send(world, "ask", "second", "two")
+    unread_id = world.send("worker", "ask", "second", body="two")
     proc = world.run("await", unread_id, read_id, "--any", "--timeout", "5")
     assert proc.returncode == 0
     assert re.fullmatch(rf"{unread_id} pending\n{read_id} read {ISO}\n", proc.stdout)
@@ -209,7 +210,7 @@ def test_await_of_unknown_ids_simply_never_receives(world: World) -> None:
 
 
 def test_a_read_only_verb_leaves_no_file_behind(world: World) -> None:
-    send(world, "ask", "x", "y")
+    world.send("worker", "ask", "x", body="y")
     before = sorted(str(p) for p in world.state.rglob("*"))
     for args in (("sent", "nope"), ("await", "nope", "--timeout", "0"), ("show", "nope")):
         world.run(*args)

@@ -20,9 +20,10 @@ from typing import IO
 
 import pytest
 
-from tests.conftest import World, hail_bin
+from tests.support.entry import hail_bin
+from tests.support.ids import id_of
+from tests.support.world import World
 
-ID = r"[0-9]{4}T[0-9]{6}-[0-9a-f]{4}"
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 KINDS = "ask fyi announce hold release"
 PARSER_TAIL = ". 'hail help' lists every command"
@@ -66,12 +67,6 @@ def snapshot(root: Path) -> dict[str, str | bytes]:
 def only_error(proc: subprocess.CompletedProcess[str], code: int, text: str) -> None:
     """A refusal: nothing on stdout, exactly `error: <text>` on stderr, the given exit code."""
     assert (proc.returncode, proc.stdout, proc.stderr) == (code, "", f"error: {text}\n")
-
-
-def id_of(stdout: str) -> str:
-    found = re.fullmatch(f"id=({ID})\n", stdout)
-    assert found, stdout
-    return found.group(1)
 
 
 def mailbox_dir(world: World, mailbox: str) -> Path:

@@ -11,7 +11,6 @@ import io
 import json
 import os
 import pty
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,7 +23,8 @@ import tomlkit
 from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
 from hail.setup_merge import codex_trust_hash
-from tests.conftest import SCRUBBED
+from tests.support.entry import hail_bin
+from tests.support.world import SCRUBBED
 
 OLD_LINE = '[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format claude'
 DROPPED_ENV = SCRUBBED
@@ -47,16 +47,6 @@ class FakeTerminal(io.StringIO):
 
     def isatty(self) -> bool:
         return True
-
-
-def _hail_binary() -> str:
-    beside = Path(sys.executable).parent / "hail"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("hail")
-    if found is None:
-        pytest.fail("the hail entry point is not installed (pip install -e . in the venv)")
-    return found
 
 
 @dataclass
@@ -98,7 +88,7 @@ class World:
     def _run_cli(self, args: tuple[str, ...], answers: str | None) -> Result:
         if answers is None:
             proc = subprocess.run(
-                [_hail_binary(), "setup", *args],
+                [hail_bin(), "setup", *args],
                 env=self.env,
                 cwd=self.tmp,
                 stdin=subprocess.DEVNULL,
@@ -113,7 +103,7 @@ class World:
         try:
             os.write(primary, answers.encode())
             proc = subprocess.run(
-                [_hail_binary(), "setup", *args],
+                [hail_bin(), "setup", *args],
                 env=self.env,
                 cwd=self.tmp,
                 stdin=secondary,

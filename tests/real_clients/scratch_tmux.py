@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from tests.procs import alive, descendants, wait_until
+from tests.support.procs import alive, descendants, wait_until
 
 __all__ = ["ScratchTmux", "alive", "descendants", "wait_until"]
 

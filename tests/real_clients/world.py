@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
-import shutil
 import signal
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.support.entry import hail_bin
+from tests.support.ids import id_of
 
 from .clients import (
     CLAUDE_API_KEY,
@@ -33,7 +34,6 @@ from .clients import (
 from .fake_http import FakeServer
 from .scratch_tmux import ScratchTmux, alive, wait_until
 
-REPO = Path(__file__).resolve().parent.parent.parent
 SEATS = ("boss", "worker", "shared")
 # A shell command that runs until the test creates its argument: an agent busy in a tool call
 # for exactly as long as the test needs, with no sleep-and-hope. Claude Code is allowed to run
@@ -44,18 +44,6 @@ i=0
 while [ ! -e "$1" ] && [ "$i" -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
 echo released
 """
-ID_LINE = re.compile(r"^id=(\d{4}T\d{6}-[0-9a-f]{4})$", re.M)
-
-
-def hail_entry_point() -> Path:
-    """The project's hail: the editable install in .venv, else whatever is on PATH."""
-    local = REPO / ".venv" / "bin" / "hail"
-    if local.exists():
-        return local
-    found = shutil.which("hail")
-    if found is None:
-        raise RuntimeError(f"no hail entry point: {local} is missing and none is on PATH")
-    return Path(found)
 
 
 @dataclass
@@ -69,10 +57,7 @@ class Hail:
 
     @property
     def id(self) -> str:
-        match = ID_LINE.search(self.out)
-        if match is None:
-            raise AssertionError(f"no id= line in the output of {self}")
-        return match.group(1)
+        return id_of(self.out)
 
     def __str__(self) -> str:
         return f"hail {' '.join(self.args)} -> rc {self.rc}\nstdout: {self.out!r}\nstderr: {self.err!r}"
@@ -113,7 +98,7 @@ class World:
             self.seat[name].mkdir()
             (self.seat[name] / ".hail-seat").write_text(name + "\n")
         if with_hail:
-            (self.tool_bin / "hail").symlink_to(hail_entry_point())
+            (self.tool_bin / "hail").symlink_to(hail_bin())
         self.wait_tool = self.tool_bin / WAIT_TOOL
         self.wait_tool.write_text(WAIT_TOOL_SCRIPT)
         self.wait_tool.chmod(0o755)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -24,10 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SCRUBBED, Seats, hail_bin
-from tests.procs import alive, descendants, wait_until
+from tests.support.entry import run_hail
+from tests.support.ids import id_of
+from tests.support.procs import alive, descendants, wait_until
+from tests.support.world import Seats, clean_env
 
-ID_RE = r"[0-9]{4}T[0-9]{6}-[0-9a-f]{4}"
 HERE = Path(__file__).resolve().parent
 _SERVERS = itertools.count(1)
 
@@ -46,9 +46,7 @@ class Result:
 
     @property
     def id(self) -> str:
-        found = re.search(rf"^id=({ID_RE})$", self.out, re.M)
-        assert found, f"no id= line in {self.out!r} / {self.err!r}"
-        return found.group(1)
+        return id_of(self.out)
 
 
 @dataclass
@@ -149,22 +147,9 @@ class Scene(Seats):
         stdin: str | bytes | None = None,
         timeout: float = 60,
     ) -> Result:
-        data = stdin.encode() if isinstance(stdin, str) else stdin
-        proc = subprocess.run(
-            [hail_bin(), *args],
-            cwd=cwd,
-            env=dict(env if env is not None else {**self.env, "HAIL_SOCKET": self.socket}),
-            input=data,
-            stdin=None if data is not None else subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
-        return Result(
-            proc.returncode,
-            proc.stdout.decode("utf-8", errors="replace"),
-            proc.stderr.decode("utf-8", errors="replace"),
-        )
+        env = env if env is not None else {**self.env, "HAIL_SOCKET": self.socket}
+        proc = run_hail(*args, cwd=cwd, env=env, stdin=stdin, timeout=timeout)
+        return Result(proc.returncode, proc.stdout, proc.stderr)
 
     # --- state ----------------------------------------------------------------------------------
 
@@ -195,17 +180,12 @@ class Scene(Seats):
 
 
 def base_env(root: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED and not k.startswith("PYTEST_")}
-    env.update(
-        HOME=str(root / "home"),
-        XDG_STATE_HOME=str(root / "state"),
-        HAIL_ENVELOPE_MAX="160",
-        HAIL_AGENT_COMMANDS="bash,cat",
-        TMUX_TMPDIR=str(root / "tmux"),
-        LANG="C.UTF-8",
-        TERM="xterm-256color",
-    )
-    return env
+    return {
+        **clean_env(root),
+        "TMUX_TMPDIR": str(root / "tmux"),
+        "LANG": "C.UTF-8",
+        "TERM": "xterm-256color",
+    }
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from tests.conftest import hail_bin
 from tests.scenarios.conftest import Scene
+from tests.support.entry import hail_bin
 
 
 def _default_socket(scene: Scene) -> Path:

@@ -6,9 +6,9 @@ import os
 import subprocess
 from pathlib import Path
 
-from tests.conftest import hail_bin
-from tests.procs import wait_until
 from tests.scenarios.conftest import Scene
+from tests.support.entry import hail_bin
+from tests.support.procs import wait_until
 
 
 def test_a_stale_tmux_pane_never_decides_the_seat(scene: Scene) -> None:

@@ -9,9 +9,10 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import hail_bin
-from tests.procs import wait_until
-from tests.scenarios.conftest import HERE, ID_RE, Scene, script_command
+from tests.scenarios.conftest import HERE, Scene, script_command
+from tests.support.entry import hail_bin
+from tests.support.ids import ID
+from tests.support.procs import wait_until
 
 COMPOSER = HERE / "fake_composer.py"
 PYTHON_NAME = Path(sys.executable).name
@@ -139,7 +140,7 @@ def test_a_seat_without_an_agent_gets_mail_but_no_typing(scene: Scene) -> None:
         scene.sender, "worker", "ask", "shells only", env={"HAIL_AGENT_COMMANDS": "claude"}
     )
     assert r.rc == 5
-    assert re.fullmatch(rf"id={ID_RE}\n", r.out)
+    assert re.fullmatch(rf"id={ID}\n", r.out)
     assert f"{r.id}.md" in scene.new_files("worker")
     assert "not typed (no agent runs in seat worker)" in r.err
     assert "do not resend" in r.err
@@ -205,7 +206,7 @@ def test_a_busy_codex_that_holds_the_envelope_is_exit_5_and_an_idle_one_submits(
     )
     held = scene.as_pane(scene.sender, "worker", "ask", "busy codex")
     assert held.rc == 5
-    assert re.fullmatch(rf"id={ID_RE}\n", held.out)
+    assert re.fullmatch(rf"id={ID}\n", held.out)
     assert (
         f"not submitted (Codex in {scene.recv} is busy and holds the envelope in its composer)"
         in held.err
@@ -267,7 +268,7 @@ def test_stdin_never_hangs_a_send(scene: Scene) -> None:
             check=False,
         )
         assert late.returncode == 0, late.stderr
-        late_id = re.search(rf"id=({ID_RE})", late.stdout)
+        late_id = re.search(rf"id=({ID})", late.stdout)
         assert late_id
         path = scene.state / "seats/worker/new" / f"{late_id.group(1)}.md"
         assert f"late body {delay}" in path.read_text()

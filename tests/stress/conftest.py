@@ -11,7 +11,6 @@ import json
 import os
 import re
 import subprocess
-import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,9 +18,12 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import World, hail_bin
+from tests.support.entry import hail_bin
+from tests.support.ids import ID
+from tests.support.ids import id_of as id_of
+from tests.support.procs import wait_until
+from tests.support.world import World
 
-ID_RE = re.compile(r"^[0-9]{4}T[0-9]{6}-[0-9a-f]{4}$")
 PREAMBLE_RE = re.compile(r"^hail: (\d+) peer messages?, framed by token ([0-9a-f]{8,16}): ")
 START_RE = re.compile(r"^\[hail:([0-9a-f]{8,16}) kind:\S+ .*?\bid:([^\s\]]+)[\] ]")
 END_RE = re.compile(r"^\[/hail:([0-9a-f]{8,16}) id:(\S+)\]$")
@@ -71,29 +73,6 @@ def spawn(
         stderr=subprocess.PIPE,
         **kw,
     )
-
-
-def send(
-    world: World,
-    seat: str,
-    headline: str,
-    body: str | bytes | None = None,
-    *,
-    kind: str = "ask",
-    cwd: str = "boss",
-) -> str:
-    """One `--no-wake` send that must succeed (exit 5, `id=<id>`); returns the id."""
-    r = world.run(seat, kind, "--no-wake", "--", headline, cwd=cwd, stdin=body)
-    assert r.returncode == 5, (r.returncode, r.stdout, r.stderr)
-    return id_of(r.stdout)
-
-
-def id_of(stdout: str) -> str:
-    lines = [ln for ln in stdout.splitlines() if ln.startswith("id=")]
-    assert len(lines) == 1, stdout
-    msg_id = lines[0][3:]
-    assert ID_RE.match(msg_id), msg_id
-    return msg_id
 
 
 def context_of(stdout: str) -> str:
@@ -191,14 +170,6 @@ def know(world: World, *seats: str) -> None:
         assert r.returncode == 0, r.stderr
 
 
-def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        time.sleep(0.01)
-
-
 @pytest.fixture
 def umask() -> Iterator[Callable[[int], None]]:
     """Set the umask the hail subprocesses inherit; restored after the test."""
@@ -210,3 +181,24 @@ def umask() -> Iterator[Callable[[int], None]]:
 
     yield set_mask
     os.umask(old)
+
+
+# Old helpers, kept only until no test imports them from here: use world.send, tests.support.ids
+# and tests.support.procs.wait_until.
+ID_RE = re.compile(rf"^{ID}$")
+
+
+def send(
+    world: World,
+    seat: str,
+    headline: str,
+    body: str | bytes | None = None,
+    *,
+    kind: str = "ask",
+    cwd: str = "boss",
+) -> str:
+    return world.send(seat, kind, "--", headline, body=body, cwd=cwd)
+
+
+def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
+    assert wait_until(check, timeout), f"not within {timeout} s: {what}"

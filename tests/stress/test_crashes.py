@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -23,16 +24,16 @@ from typing import Any
 import pytest
 
 from hail.store import message
-from tests.conftest import World, hail_bin
 from tests.stress.conftest import (
-    ID_RE,
     delivered_ids,
     know,
     message_files,
-    send,
     spawn,
-    wait_for,
 )
+from tests.support.entry import hail_bin
+from tests.support.ids import ID
+from tests.support.procs import wait_until
+from tests.support.world import World
 
 pytestmark = pytest.mark.stress
 
@@ -110,7 +111,7 @@ def test_senders_killed_at_random_points_never_leave_a_partial_message_in_new(
         assert msg.body == expected[i], f"{path.name}: body of {len(msg.body)} chars is partial"
     # Every id that was printed resolves, with its body.
     for msg_id in printed:
-        assert ID_RE.match(msg_id)
+        assert re.fullmatch(ID, msg_id)
         r = world.run("show", msg_id)
         assert r.returncode == 0, r.stderr
         assert world.run("sent", msg_id).stdout == "delivered\n"
@@ -142,7 +143,9 @@ def test_hooks_killed_at_random_points_never_double_a_message(world: World, figu
     but no message reaches two contexts and none stays unread."""
     know(world, "worker")
     rng = random.Random(SEED + 1)
-    sent_ids = [send(world, "worker", f"hook crash {i}", f"body {i}") for i in range(40)]
+    sent_ids = [
+        world.send("worker", "ask", "--", f"hook crash {i}", body=f"body {i}") for i in range(40)
+    ]
     seen: dict[str, int] = {}
     kills = runs = 0
     deadline = time.monotonic() + 90
@@ -215,12 +218,12 @@ def test_a_hook_killed_between_claim_and_output_leaves_the_claim_as_injected(
     SIGKILL there leaves `cur/<id>.injected.md`, a receipt for a body no agent saw. Nothing gives it
     back (the SPEC has no give-back on SIGKILL); `hail show` still prints it."""
     know(world, "worker")
-    msg_id = send(world, "worker", "claimed then killed", "the body nobody saw")
+    msg_id = world.send("worker", "ask", "--", "claimed then killed", body="the body nobody saw")
     r, w = full_pipe()
     try:
         p = spawn(world, "deliver", "--format", "claude", cwd="worker", stdout=w)
         claimed = world.state / "seats" / "worker" / "cur" / f"{msg_id}.injected.md"
-        wait_for(claimed.exists, 10, "the hook claims the message")
+        assert wait_until(claimed.exists), "the hook never claimed the message"
         time.sleep(0.2)
         assert p.poll() is None, "the hook should be blocked writing its output"
         p.kill()
@@ -253,7 +256,7 @@ def assert_given_back(world: World, msg_ids: list[str]) -> None:
 
 def test_a_hook_with_closed_stdout_claims_nothing(world: World) -> None:
     know(world, "worker")
-    msg_id = send(world, "worker", "closed stdout", "body")
+    msg_id = world.send("worker", "ask", "--", "closed stdout", body="body")
     r = subprocess.run(
         ["sh", "-c", f"exec '{hail_bin()}' deliver --format claude >&-"],
         cwd=world.root / "worker",
@@ -270,7 +273,9 @@ def test_a_hook_with_closed_stdout_claims_nothing(world: World) -> None:
 def test_a_broken_pipe_gives_every_claim_back(world: World, verb: tuple[str, ...]) -> None:
     """The reader is gone before the first byte: the write fails, the claims return to new/."""
     know(world, "worker")
-    msg_ids = [send(world, "worker", f"broken pipe {i}", f"body {i}") for i in range(3)]
+    msg_ids = [
+        world.send("worker", "ask", "--", f"broken pipe {i}", body=f"body {i}") for i in range(3)
+    ]
     r, w = os.pipe()
     os.close(r)
     try:
@@ -286,7 +291,10 @@ def test_a_broken_pipe_gives_every_claim_back(world: World, verb: tuple[str, ...
 def test_inbox_read_by_a_reader_that_closes_early_gives_every_claim_back(world: World) -> None:
     """`hail inbox | head -c 100` with 300 KB of mail: the write fails midway, all claims return."""
     know(world, "worker")
-    msg_ids = [send(world, "worker", f"long {i}", crash_body(i, 30_000)) for i in range(10)]
+    msg_ids = [
+        world.send("worker", "ask", "--", f"long {i}", body=crash_body(i, 30_000))
+        for i in range(10)
+    ]
     r = subprocess.run(
         ["sh", "-c", f"'{hail_bin()}' inbox | head -c 100"],
         cwd=world.root / "worker",
@@ -316,7 +324,9 @@ def test_a_full_disk_under_the_output_file_gives_every_claim_back(
 ) -> None:
     """stdout is a file and RLIMIT_FSIZE stops it at 64 bytes: the write fails with EFBIG."""
     know(world, "worker")
-    msg_ids = [send(world, "worker", f"full disk {i}", f"body {i}") for i in range(2)]
+    msg_ids = [
+        world.send("worker", "ask", "--", f"full disk {i}", body=f"body {i}") for i in range(2)
+    ]
     out = tmp_path / "hook-output"
     with open(out, "wb") as f:
         p = subprocess.run(

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import World
-from tests.stress.conftest import id_of, know, send, tree
+from tests.stress.conftest import know, tree
+from tests.support.ids import id_of
+from tests.support.world import World
 
 pytestmark = pytest.mark.stress
 
@@ -36,19 +37,19 @@ def test_state_is_private_whatever_the_umask(
 ) -> None:
     umask(mask)
     know(world, "worker")
-    send(world, "worker", "with a body", "body")
-    send(world, "worker", "headline only")
+    world.send("worker", "ask", "--", "with a body", body="body")
+    world.send("worker", "ask", "--", "headline only")
     r = world.run("worker", "hold", "--no-wake", "--scope", "land", "hold it")
     assert r.returncode == 5, r.stderr
     hold = id_of(r.stdout)
     assert world.run("deliver", "--format", "claude", cwd="worker").returncode == 0
-    send(world, "worker", "read by inbox", "body")
+    world.send("worker", "ask", "--", "read by inbox", body="body")
     assert world.run("inbox", cwd="worker").returncode == 0
     r = world.run("worker", "release", "--no-wake", "--re", hold, "lifted")
     assert r.returncode == 5, r.stderr
     # A failing hook writes hook-errors.log: cur/ is a plain file for one deliver (a chmod would
     # not stop a test run as root).
-    send(world, "worker", "fails once", "body")
+    world.send("worker", "ask", "--", "fails once", body="body")
     cur = world.state / "seats" / "worker" / "cur"
     aside = cur.with_name("cur-aside")
     cur.rename(aside)
@@ -82,7 +83,7 @@ def test_hail_never_reads_or_writes_another_users_state(world: World, tmp_path: 
     before = tree(other_state)
 
     know(world, "worker")
-    mine = send(world, "worker", "my mail", "mine")
+    mine = world.send("worker", "ask", "--", "my mail", body="mine")
     for args, cwd in [
         (("deliver", "--format", "claude"), "worker"),
         (("inbox", "--all"), "worker"),

@@ -18,17 +18,16 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import World
 from tests.stress.conftest import (
-    ID_RE,
     context_of,
     delivered_ids,
-    id_of,
     know,
     message_files,
     parse_delivery,
     spawn,
 )
+from tests.support.ids import ID, id_of
+from tests.support.world import World
 
 pytestmark = pytest.mark.stress
 
@@ -262,5 +261,5 @@ def test_await_started_before_the_race_sees_the_one_receipt(world: World, figure
     assert waiter.returncode == 0
     for line, msg_id in zip(out.decode().splitlines(), sent_ids, strict=True):
         assert re.fullmatch(rf"{msg_id} {got[msg_id]} {ISO}", line), line
-        assert ID_RE.match(msg_id)
+        assert re.fullmatch(ID, msg_id)
     figures(messages=12, racing_readers=6, lost=len(set(sent_ids) - set(got)), doubled=0)

@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.conftest import hail_bin
+from tests.support.entry import hail_bin
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench.py"
 

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from hail.transport.tmux import (
     default_socket,
     escape_last_semicolon,
 )
+from tests.support.procs import wait_until
 
 pytestmark = pytest.mark.tmux
 
@@ -53,15 +54,9 @@ class Server:
     def screen(self, pane: str) -> str:
         return "\n".join(self.tmux.capture(pane))
 
-
-def wait_until(check: object, timeout: float = 10.0) -> bool:
-    assert callable(check)
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.025)
-    return True
+    def shows(self, pane: str, text: str) -> Callable[[], bool]:
+        """A check that the pane's screen holds `text`."""
+        return lambda: text in self.screen(pane)
 
 
 @pytest.fixture
@@ -148,7 +143,7 @@ def test_the_last_semicolon_is_escaped_and_every_other_byte_typed_as_is(server: 
         server.tmux.type_literal("%0", text + " |", cancel_mode=False)
         server.tmux.type_literal("%0", text, cancel_mode=False)
         server.tmux.send_keys("%0", ["Enter"], cancel_mode=False)
-        assert wait_until(lambda text=text: f"{text} |{text}" in server.screen("%0")), text
+        assert wait_until(server.shows("%0", f"{text} |{text}")), text
 
 
 def test_keys_and_typing_leave_copy_mode_first(server: Server) -> None:

@@ -1,0 +1,45 @@
+"""What every suite shares, loaded as a pytest plugin (`pytest_plugins` in tests/conftest.py).
+
+- `hail_bin`, `run_hail` (`tests.support.entry`): the one way to find and run the installed `hail`;
+- `ID`, `id_of` (`tests.support.ids`): the one message-id pattern;
+- `wait_until` and the process tree (`tests.support.procs`);
+- `World`, `Seats`, `SCRUBBED` (`tests.support.world`): a scratch HOME and state with two seats;
+
+and the fixtures: `isolated_env` (every test, automatically) and `world`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.world import SCRUBBED, World, clean_env
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test runs in a scratch world: its own HOME, XDG_STATE_HOME and no tmux of the user's."""
+    for name in SCRUBBED:
+        monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    old = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> World:
+    """Seats `boss` and `worker` without tmux: HAIL_SOCKET points nowhere, sends use --no-wake."""
+    w = World(tmp_path, clean_env(tmp_path))
+    w.env["HAIL_SOCKET"] = "/nonexistent/socket"
+    w.make_seat("boss")
+    w.make_seat("worker")
+    return w
