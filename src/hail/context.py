@@ -20,14 +20,14 @@ if TYPE_CHECKING:
 
 
 def cap_from(value: str | None) -> int:
-    """HAIL_ENVELOPE_MAX when it is an integer of at least 20, else the default [§4.2]."""
+    """HAIL_ENVELOPE_MAX when it is an integer of at least 20 (at most 1000), else the default."""
     if value is not None:
         try:
             n = int(value.strip())
         except ValueError:
             return policy.DEFAULT_ENVELOPE_MAX
         if n >= policy.MIN_ENVELOPE_MAX:
-            return n
+            return min(n, policy.MAX_ENVELOPE_MAX)
     return policy.DEFAULT_ENVELOPE_MAX
 
 

@@ -5,9 +5,8 @@ Pure: no filesystem, no tmux. Everything typed into a pane passes `sanitize` fir
 
 from __future__ import annotations
 
-import unicodedata
-
 from hail import policy
+from hail.text import one_line
 
 FETCH_HINT = " — hail inbox"
 ELLIPSIS = " …"
@@ -15,16 +14,8 @@ _FOLD_SEPARATORS = (". ", "; ", ", ", " ")
 
 
 def sanitize(text: str) -> str:
-    """One line, no control characters: tab/LF/CR become spaces, other Cc characters are dropped."""
-    if text.isprintable():  # no control character at all: the common case, at C speed
-        return text.strip()
-    out = []
-    for ch in text:
-        if ch in "\t\n\r":
-            out.append(" ")
-        elif unicodedata.category(ch) != "Cc":
-            out.append(ch)
-    return "".join(out).strip()
+    """One line, no control or format character (see `text.one_line`)."""
+    return one_line(text)
 
 
 def fold(headline: str, cap: int) -> str:

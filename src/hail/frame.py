@@ -11,6 +11,7 @@ import os
 
 from hail import envelope, policy
 from hail.store.message import Message
+from hail.text import clip_value
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,12 +52,14 @@ def preamble(n: int, token: str) -> str:
 
 
 def start_line(token: str, msg: Message) -> str:
+    """Every value clean and clipped: a stored file may come from anyone with a long header."""
     parts = []
     for key in _FRAME_FIELDS:
-        value = envelope.sanitize(msg.get(key))
+        value = clip_value(envelope.sanitize(msg.get(key)), policy.FRAME_VALUE_MAX)
         if value:
             parts.append(f"{key}:{value}")
-    return f"[hail:{token} {' '.join(parts)}] {envelope.sanitize(msg.headline)}"
+    headline = clip_value(envelope.sanitize(msg.headline), policy.MAX_ENVELOPE_MAX)
+    return f"[hail:{token} {' '.join(parts)}] {headline}"
 
 
 def end_line(token: str, msg: Message) -> str:

@@ -48,7 +48,7 @@ Examples
   hail worker@%5 announce 'STOP: the main branch is broken, do not land'
 
 Options
-  --re <id>        the message this answers (required for release)
+  --re <id>        the id of the message this answers (required for release)
   --scope <s>      what it applies to: an issue, ref, path or action (one line, at most 200 characters)
   --for <span>     how long a hold lasts: 30m, 8h, 3d (at most 7d; default 8h)
   --no-submit      type the envelope, do not press Enter
@@ -163,7 +163,7 @@ State lives in $XDG_STATE_HOME/hail (default ~/.local/state/hail), mode 0700:
                        deleted workspaces; sweep lapsed holds
 
 Environment
-  HAIL_ENVELOPE_MAX     headline cap in characters (default 400; at least 20)
+  HAIL_ENVELOPE_MAX     headline cap in characters (default 400; 20 to 1000)
   HAIL_SOCKET           tmux socket (default: $TMUX, else tmux's default server)
   HAIL_SEAT             a seat name, used only where the directory names none
   HAIL_AGENT_COMMANDS   commands that count as agents (default claude,codex)

@@ -10,6 +10,10 @@ import os
 import time
 
 _HEX = frozenset("0123456789abcdef")
+#: What ids of older versions were made of; any id hail wrote is one short run of these.
+_OLD_ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+#: Longer than any id hail ever wrote; an id is never a body.
+ID_MAX_CHARS = 64
 
 
 def stamp(now: float) -> str:
@@ -39,6 +43,17 @@ def is_new_style(text: str) -> bool:
 def is_valid_user_id(text: str) -> bool:
     """Ids accepted from users: any name that cannot leave the ids directory (older shapes included)."""
     return bool(text) and text not in (".", "..") and "/" not in text and "\0" not in text
+
+
+def is_message_id(text: str) -> bool:
+    """An id hail wrote: this version's shape, or an older one's (letters, digits, `._-`, ≤ 64).
+
+    Stricter than `is_valid_user_id`: this value is written into headers and records and typed
+    into panes, so it can never hold a space, a control character or a line break.
+    """
+    if is_new_style(text):
+        return True
+    return 0 < len(text) <= ID_MAX_CHARS and set(text) <= _OLD_ID_CHARS and text not in (".", "..")
 
 
 def iso(t: float) -> str:

@@ -13,6 +13,12 @@ OLD_KINDS = ("ruling", "go", "nogo", "done", "stop", "block")
 DEFAULT_ENVELOPE_MAX = 400
 #: Smaller caps make envelopes useless; values below it are ignored [§4.2].
 MIN_ENVELOPE_MAX = 20
+#: Larger caps are lowered to this: a headline rides in every frame start line and brief line, and
+#: each hook call has DELIVER_MAX_BYTES for all of it; a longer headline folds into the body.
+MAX_ENVELOPE_MAX = 1000
+#: A frame shows any other header value (from, re, scope, …) up to this many characters: stored
+#: files written by older versions or by hand are read too, and the hook's budget must hold.
+FRAME_VALUE_MAX = 300
 #: Brief lines may run this much past the cap before they are clipped [§4.2].
 BRIEF_CLIP_SLACK = 80
 #: --scope is a triage label, not a body [§4.1].

@@ -514,13 +514,19 @@ def test_a_known_seat_shaped_like_a_pane_target_is_the_seat(world: World) -> Non
 # --- §5.1.4 argument checks --------------------------------------------------------------------
 
 
+RE_REFUSED = (
+    "--re must be a message id, such as 1130T171200-a3f1: the id= line of the message you "
+    "answer (hail inbox shows each id)"
+)
+
+
 @pytest.mark.parametrize(
     ("args", "text"),
     [
         (("release", "x"), "release needs --re <hold id>; hail brief lists holds in effect"),
-        (("release", "x", "--re="), "--re must be a message id"),
-        (("fyi", "x", "--re", "a/b"), "--re must be a message id"),
-        (("fyi", "x", "--re", ".."), "--re must be a message id"),
+        (("release", "x", "--re="), RE_REFUSED),
+        (("fyi", "x", "--re", "a/b"), RE_REFUSED),
+        (("fyi", "x", "--re", ".."), RE_REFUSED),
         (("ask", "x", "--for", "30m"), "--for applies to hold, not ask"),
         (("announce", "x", "--for", "1h"), "--for applies to hold, not announce"),
         (("hold", "x", "--for", "8d"), "--for 8d: at most 7d; a hold is a person's decision, not a standing lock"),

@@ -268,7 +268,8 @@ def _hold(store: Store, hold_id: str, issuer: str, expires: float, *, lapsed: bo
     directory = store.lapsed if lapsed else store.holds
     fs.make_dirs(directory)
     path = j(directory, hold_id)
-    text = hold_text(hold_id, issuer, "worker", "", "2020-01-01T00:00:00Z", "", _iso(expires), "h")
+    # Sent an hour before it lapses: a hold never outlives its send by more than 7 days.
+    text = hold_text(hold_id, issuer, "worker", "", _iso(expires - 3600), "", _iso(expires), "h")
     fs.write_atomic(path, text)
     return path
 

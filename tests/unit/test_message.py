@@ -6,8 +6,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hail.store.message import Message, parse, parse_record, render, render_record
+from hail.text import one_line
 
-HEADER_VALUE = st.text(min_size=1).filter(lambda v: "\n" not in v)
+#: Values as senders write them: already one clean line (render makes any other value one).
+HEADER_VALUE = st.text(min_size=1).map(one_line).filter(bool)
 
 
 def test_headers_are_written_in_send_order_then_a_blank_line_and_the_body() -> None:
@@ -44,6 +46,14 @@ def test_round_trips_any_header_values_and_body(headers: dict[str, str], body: s
     msg = parse(render(headers, body))
     assert msg.headers == headers
     assert msg.body == body
+
+
+@given(st.dictionaries(st.sampled_from(["from", "kind", "id", "re", "scope", "ask"]), st.text()))
+def test_no_header_value_can_add_a_header_or_end_the_headers(headers: dict[str, str]) -> None:
+    msg = parse(render(headers, "body"))
+    assert set(msg.headers) <= set(headers)
+    assert msg.body == "body"
+    assert all(v == one_line(v) for v in msg.headers.values())
 
 
 def test_a_headline_only_message_stores_its_headline_as_body() -> None:

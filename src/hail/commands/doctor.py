@@ -96,6 +96,8 @@ def _check_root(ctx: Ctx, out: _Lines) -> None:
 
 def _check_cap(ctx: Ctx, out: _Lines) -> None:
     value = ctx.env.get("HAIL_ENVELOPE_MAX")
+    if value is not None and _is_cap(value) and ctx.cap < int(value.strip()):
+        out.say("note", f"HAIL_ENVELOPE_MAX={value} is over {ctx.cap}; the cap is {ctx.cap}")
     if value is not None and not _is_cap(value):
         out.say(
             "note",

@@ -124,11 +124,25 @@ def validate_scope(scope: str | None) -> str:
     return clean
 
 
+def validate_re(value: str | None) -> str:
+    """`--re` as given when it is a message id, "" when absent; exit 1 otherwise.
+
+    It is written into the message, the hold record and the typed envelope: nothing else may pass.
+    """
+    if value is None:
+        return ""
+    if not ids.is_message_id(value):
+        raise UsageError(
+            "--re must be a message id, such as 1130T171200-a3f1: "
+            "the id= line of the message you answer (hail inbox shows each id)"
+        )
+    return value
+
+
 def validate(a: SendArgs) -> tuple[str, str, int | None]:
     """The kind, the clean scope and the hold span in seconds; raises on any bad argument."""
     kind = validate_kind(a.target, a.kind)
-    if a.re is not None and not ids.is_valid_user_id(a.re):
-        raise UsageError("--re must be a message id")
+    validate_re(a.re)
     if kind == "release" and not a.re:
         raise UsageError("release needs --re <hold id>; hail brief lists holds in effect")
     span: int | None = None

@@ -5,6 +5,8 @@ Pure. Parsing is lenient so files of older versions read too.
 
 from __future__ import annotations
 
+from hail.text import one_line
+
 HEADER_ORDER = ("from", "reply", "kind", "id", "time", "re", "scope", "until", "ask")
 
 
@@ -55,10 +57,15 @@ class Message:
 
 
 def render(headers: dict[str, str], body: str) -> str:
-    """Headers in the send order (unknown ones after), a blank line, the body, a newline."""
-    keys = [k for k in HEADER_ORDER if headers.get(k)]
-    keys += [k for k in headers if k not in HEADER_ORDER and headers[k]]
-    head = "".join(f"{k}: {headers[k]}\n" for k in keys)
+    """Headers in the send order (unknown ones after), a blank line, the body, a newline.
+
+    Every value is made one clean line here, whoever built it: a value can never add a header,
+    end the headers early or carry a control character into a frame or a brief.
+    """
+    values = {k: one_line(v) for k, v in headers.items()}
+    keys = [k for k in HEADER_ORDER if values.get(k)]
+    keys += [k for k in values if k not in HEADER_ORDER and values[k]]
+    head = "".join(f"{k}: {values[k]}\n" for k in keys)
     return f"{head}\n{body}\n"
 
 
@@ -84,8 +91,11 @@ def parse(text: str) -> Message:
 
 
 def render_record(pairs: list[tuple[str, str]]) -> str:
-    """A record: header lines only, no blank line, no body [§3.4]. Empty values are kept."""
-    return "".join(f"{k}: {v}\n" for k, v in pairs)
+    """A record: header lines only, no blank line, no body [§3.4]. Empty values are kept.
+
+    Values are made one clean line, so none can add a line such as a later `expires:`.
+    """
+    return "".join(f"{k}: {one_line(v)}\n" for k, v in pairs)
 
 
 def parse_record(text: str) -> dict[str, str]:

@@ -68,11 +68,12 @@ class Hold:
         return self._lapses
 
     def _lapse_time(self) -> float:
+        """Never more than 7 days after `time`, whatever `expires` says: the cap holds on read."""
+        start = ids.parse_iso(self.time) if self.time else None
         if self.expires:
             t = ids.parse_iso(self.expires)
             if t is not None:
-                return t
-        start = ids.parse_iso(self.time) if self.time else None
+                return t if start is None else min(t, start + policy.HOLD_MAX_SECONDS)
         if start is None:
             return 0.0
         span = policy.OLD_BLOCK_SECONDS if self.kind == "block" else policy.HOLD_DEFAULT_SECONDS

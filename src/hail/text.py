@@ -1,0 +1,33 @@
+"""One safe line of text: what every header value, record value and typed envelope passes through.
+
+Pure, and on the hook path: `unicodedata` is loaded only when a value holds something unprintable.
+"""
+
+from __future__ import annotations
+
+#: Unicode categories that never reach a pane, a frame or a brief: controls (C0, C1), format
+#: characters (bidi embeddings, overrides and isolates, zero-width characters, BOM, soft hyphen),
+#: line and paragraph separators, and lone surrogates.
+DROPPED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+#: Line-like characters become a space, so words on either side stay apart.
+_AS_SPACE = frozenset("\t\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def one_line(text: str) -> str:
+    """`text` as one line: breaks and tabs become spaces, every other Cc/Cf/Zl/Zp/Cs is dropped."""
+    if text.isprintable():  # no such character at all: the common case, at C speed
+        return text.strip()
+    import unicodedata
+
+    out = []
+    for ch in text:
+        if ch in _AS_SPACE:
+            out.append(" ")
+        elif unicodedata.category(ch) not in DROPPED_CATEGORIES:
+            out.append(ch)
+    return "".join(out).strip()
+
+
+def clip_value(text: str, limit: int) -> str:
+    """At most `limit` characters, the last one `…` when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
