@@ -141,7 +141,8 @@ hail setup — install the hooks, check the install
 
   hail setup [--check] [--yes] [--trust-codex]
       Adds three hooks to ~/.claude/settings.json and ~/.codex/config.toml, replacing older hail
-      lines in place and keeping everything else. Shows a diff and asks first; backs up the old file.
+      lines in place and keeping everything else, and writes ~/.codex/rules/hail.rules, which lets
+      Codex run `hail` outside its sandbox. Shows a diff and asks first; backs up the old file.
       --check reports drift (exit 1); --trust-codex also marks hail's hooks as trusted in Codex.
   hail doctor
       One line per check: ok, FIX (with the fix) or note. Exit 1 on any FIX.

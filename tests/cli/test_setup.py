@@ -33,6 +33,11 @@ TRAILER = [
     "      UserPromptSubmit: hail deliver --format claude|codex",
     "      PostToolUse: hail deliver --format claude|codex --event PostToolUse",
 ]
+TRUST_HINT = (
+    "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
+    " hail's own (or review them with /hooks in Codex)"
+)
+RULES_SOURCE = Path(__file__).resolve().parents[2] / "src" / "hail" / "data" / "hail.rules"
 
 
 @dataclass(frozen=True)
@@ -63,6 +68,10 @@ class World:
     @property
     def codex(self) -> Path:
         return self.home / ".codex" / "config.toml"
+
+    @property
+    def rules(self) -> Path:
+        return self.home / ".codex" / "rules" / "hail.rules"
 
     def run(self, *args: str, answers: str | None = None) -> Result:
         """`hail setup <args>`; `answers` makes stdin a terminal holding them."""
@@ -202,10 +211,10 @@ def test_scenario_49_yes_installs_replaces_in_place_and_backs_up(sw: World) -> N
     assert r.rc == 0, r
     assert f"done  Claude Code: updated {sw.claude}; a new session picks it up\n" in r.out
     assert (
-        f"done  Codex: updated {sw.codex}; run /hooks in Codex once to trust the changed hooks;"
-        " a new session picks them up\n" in r.out
+        f"done  Codex: updated {sw.codex}; run hail setup --trust-codex (or /hooks in Codex)"
+        " once to trust the changed hooks; a new session picks them up\n" in r.out
     )
-    assert r.out.splitlines()[-3:] == TRAILER
+    assert r.out.splitlines()[-4:] == [*TRAILER, TRUST_HINT]
 
     claude_text = sw.claude.read_text()
     settings = json.loads(claude_text)
@@ -243,6 +252,7 @@ def test_scenario_49_then_check_is_clean_and_a_second_yes_changes_no_byte(sw: Wo
     assert r.out == (
         f"ok    Claude Code: hail hooks current in {sw.claude}\n"
         f"ok    Codex: hail hooks current in {sw.codex}\n"
+        f"ok    Codex: hail's rule current in {sw.rules}\n"
     )
     before = snapshot(sw.claude.parent, sw.codex.parent)
     r = sw.run("--yes")
@@ -298,10 +308,12 @@ def test_a_non_terminal_without_yes_is_refused_with_the_fix(sw: World) -> None:
 
 def test_a_terminal_yes_writes_and_a_no_leaves_the_file(sw: World) -> None:
     install_scenario(sw)
-    r = sw.run(answers="y\nn\n")
+    r = sw.run(answers="y\nn\nn\n")
     assert r.rc == 0, r
     assert f"update {sw.claude}? [y/N] done  Claude Code: updated {sw.claude};" in r.out
     assert f"update {sw.codex}? [y/N] left Codex: unchanged\n" in r.out
+    assert f"update {sw.rules}? [y/N] left Codex: unchanged\n" in r.out
+    assert not sw.rules.exists()
     assert "hail brief --hook" in sw.claude.read_text()
     assert sw.codex.read_text() == SCENARIO_CODEX
 
@@ -406,6 +418,11 @@ def test_doctor_hook_lines_follow_setup(sw: World) -> None:
     assert doctor_hook_lines(sw.env) == [
         ("FIX", f"Claude Code hooks missing or outdated in {sw.claude}: run hail setup"),
         ("FIX", f"Codex hooks missing or outdated in {sw.codex}: run hail setup"),
+        (
+            "FIX",
+            f"hail's Codex rule is missing or outdated in {sw.rules}: Codex runs hail in its"
+            " sandbox, where it cannot send: run hail setup",
+        ),
     ]
     assert sw.run("--yes").rc == 0
     lines = doctor_hook_lines(sw.env)
@@ -416,8 +433,9 @@ def test_doctor_hook_lines_follow_setup(sw: World) -> None:
     assert lines[2][0] == "note"
     assert "SessionStart UserPromptSubmit PostToolUse hooks" in lines[2][1]
     assert "hail setup --trust-codex" in lines[2][1]
+    assert lines[3] == ("ok", f"Codex may run hail outside its sandbox (rule {sw.rules})")
     assert sw.run("--yes", "--trust-codex").rc == 0
-    assert [status for status, _ in doctor_hook_lines(sw.env)] == ["ok", "ok"]
+    assert [status for status, _ in doctor_hook_lines(sw.env)] == ["ok", "ok", "ok"]
 
 
 def test_doctor_reports_an_invalid_config_as_a_fix(sw: World) -> None:
@@ -432,3 +450,59 @@ def test_doctor_reports_an_invalid_config_as_a_fix(sw: World) -> None:
             " quotes: line 1 column 2 (char 1)); fix it, then rerun hail setup",
         )
     ]
+
+
+# --- hail's Codex rule ----------------------------------------------------------------------------
+
+
+def test_setup_writes_hails_codex_rule_in_a_file_of_its_own(sw: World) -> None:
+    install_scenario(sw)
+    other = sw.rules.parent / "default.rules"
+    other.parent.mkdir()
+    other.write_text('prefix_rule(pattern = ["gh", "pr", "view"])\n')
+    r = sw.run("--check")
+    assert r.rc == 1, r
+    assert f"--- {sw.rules}\n+++ {sw.rules}\n" in r.out
+    assert '+    pattern = ["hail"],\n' in r.out
+    assert "drift Codex: run hail setup\n" in r.out
+    assert not sw.rules.exists()
+
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert (
+        f"done  Codex: updated {sw.rules}; a new Codex session may run hail outside its sandbox\n"
+        in r.out
+    )
+    assert sw.rules.read_bytes() == RULES_SOURCE.read_bytes()
+    assert other.read_text() == 'prefix_rule(pattern = ["gh", "pr", "view"])\n'
+    assert sorted(p.name for p in sw.rules.parent.iterdir()) == ["default.rules", "hail.rules"]
+
+
+def test_the_rule_survives_reruns_byte_for_byte_and_an_edited_one_is_restored_with_a_backup(
+    sw: World,
+) -> None:
+    install_scenario(sw)
+    assert sw.run("--yes").rc == 0
+    written = sw.rules.read_bytes()
+    for args in (("--yes",), ("--yes", "--trust-codex"), ("--check",)):
+        r = sw.run(*args)
+        assert r.rc == 0, r
+        assert f"ok    Codex: hail's rule current in {sw.rules}\n" in r.out
+        assert sw.rules.read_bytes() == written
+
+    edited = written.decode() + 'prefix_rule(pattern = ["rm"])\n'
+    sw.rules.write_text(edited)
+    r = sw.run("--check")
+    assert r.rc == 1, r
+    assert '-prefix_rule(pattern = ["rm"])\n' in r.out
+    assert sw.run("--yes").rc == 0
+    assert sw.rules.read_bytes() == written
+    assert (sw.rules.parent / "hail.rules.hail-backup").read_text() == edited
+
+
+def test_no_codex_directory_means_no_rule(sw: World) -> None:
+    sw.claude.parent.mkdir()
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert not (sw.home / ".codex").exists()
+    assert TRUST_HINT not in r.out

@@ -10,6 +10,8 @@ Scripted replies read the text of the last user turn. Words in it steer the fake
 
 - ``RUN_BASH``          call the shell tool with ``echo hi``
 - ``RUN_CMD <cmd>``     call the shell tool with ``<cmd>`` (to the end of the line)
+- ``RUN_B64 <base64>``  call the shell tool with the decoded command, which may span lines
+                        (a heredoc): a typed prompt is one line
 - ``RUN_WRITE``         call the shell tool in a way that needs the user's approval
 - ``HOLD_TOOL``         hold the reply until ``POST /_control/release``, then call ``echo hi``:
                         the agent stays busy exactly as long as the test wants
@@ -22,6 +24,7 @@ a short text reply at once and is logged with ``aux: true``.
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import signal
@@ -65,6 +68,9 @@ def plan_for(last_user_text: str, tool_result: str | None) -> Plan:
     if tool_result is not None:
         return Plan("text", text=f"FAKE-DONE tool said: {tool_result[:60]!r}")
     for line in last_user_text.splitlines():
+        if "RUN_B64 " in line:
+            encoded = line.split("RUN_B64 ", 1)[1].split()[0]
+            return Plan("tool", command=base64.b64decode(encoded).decode())
         if "RUN_CMD " in line:
             return Plan("tool", command=line.split("RUN_CMD ", 1)[1].strip())
     if "HOLD_TOOL" in last_user_text:

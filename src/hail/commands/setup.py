@@ -1,8 +1,10 @@
-"""`hail setup`: install hail's hooks into Claude Code's and Codex's configs [SPEC §9].
+"""`hail setup`: install hail's hooks into Claude Code's and Codex's configs [SPEC §9], and hail's
+rule into Codex's rules directory, which lets `hail` run outside Codex's sandbox.
 
-The merges are pure (`setup_merge.py`); this module finds the files, shows the diff, asks, backs up
-and writes. Every config is read and merged before anything is printed or written, so a file setup
-cannot parse stops the run with nothing changed. `doctor_hook_lines` gives `hail doctor` its hook
+The merges are pure (`setup_merge.py`); the rule is a file of hail's own (`data/hail.rules`), written
+whole. This module finds the files, shows the diff, asks, backs up and writes. Every config is read
+and merged before anything is printed or written, so a file setup cannot parse stops the run with
+nothing changed. `doctor_hook_lines` gives `hail doctor` its hook
 lines (SPEC §10 item 6) from the same merges, so the two verbs never disagree.
 """
 
@@ -31,8 +33,13 @@ from hail.setup_merge import (
 #: What to do after a write, per harness [SPEC §9].
 NEXT_STEP: dict[Harness, str] = {
     "claude": "a new session picks it up",
-    "codex": "run /hooks in Codex once to trust the changed hooks; a new session picks them up",
+    "codex": (
+        "run hail setup --trust-codex (or /hooks in Codex) once to trust the changed hooks;"
+        " a new session picks them up"
+    ),
 }
+#: After writing hail's Codex rule: Codex reads rules when it starts.
+NEXT_STEP_RULE = "a new Codex session may run hail outside its sandbox"
 #: The note when `--trust-codex` recorded the trust itself, so no `/hooks` review is due.
 NEXT_STEP_TRUSTED = "hail's hooks are trusted; a new session picks them up"
 
@@ -42,6 +49,16 @@ SUMMARY = (
     "      UserPromptSubmit: hail deliver --format <harness>",
     "      PostToolUse: hail deliver --format <harness> --event PostToolUse",
 )
+#: The closing line when Codex is handled and its hooks still await the user's trust.
+CODEX_TRUST_HINT = (
+    "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
+    " hail's own (or review them with /hooks in Codex)"
+)
+
+#: hail's Codex rule, shipped as a file of its own so the Nix module installs the same bytes.
+RULES_SOURCE = Path(__file__).resolve().parent.parent / "data" / "hail.rules"
+#: Where Codex finds it: every `*.rules` file in `rules/` beside its config is read at startup.
+RULES_NAME = "hail.rules"
 
 BACKUP_SUFFIX = ".hail-backup"
 NEW_FILE_MODE = 0o600
@@ -50,7 +67,7 @@ ACCEPT = frozenset({"y", "Y", "yes"})
 
 @dataclass(frozen=True)
 class ConfigFile:
-    """One harness config hail manages."""
+    """One harness file hail manages: a config holding hail's hooks, or Codex's rule file."""
 
     name: str
     harness: Harness
@@ -58,6 +75,12 @@ class ConfigFile:
     path: Path
     #: How Codex spells this config's path in its trust keys (unused for Claude).
     trust_path: str
+    #: "hooks" for a config hail merges into, "rule" for the rule file hail owns whole.
+    holds: str = "hooks"
+
+    @property
+    def what(self) -> str:
+        return "hail hooks" if self.holds == "hooks" else "hail's rule"
 
     @property
     def installed(self) -> bool:
@@ -101,7 +124,20 @@ def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
             str(Path(trust_dir) / "config.toml"),
         )
     )
+    files.append(
+        ConfigFile("Codex", "codex", codex_dir, codex_dir / "rules" / RULES_NAME, "", "rule")
+    )
     return files
+
+
+def codex_rules() -> str:
+    """The text of hail's Codex rule file."""
+    try:
+        return RULES_SOURCE.read_text(encoding="utf-8")
+    except OSError as e:
+        raise StateError(
+            f"cannot read hail's Codex rule {RULES_SOURCE}: {e.strerror or e}; reinstall hail"
+        ) from None
 
 
 def _read(path: Path) -> str:
@@ -124,6 +160,8 @@ def _read(path: Path) -> str:
 
 
 def _merge(cfg: ConfigFile, text: str, trust_codex: bool) -> str:
+    if cfg.holds == "rule":
+        return codex_rules()  # hail's own file: its whole text is hail's
     try:
         if cfg.harness == "claude":
             return merge_claude(text)
@@ -170,13 +208,17 @@ def run_setup(
         plans.append(_Plan(cfg, old, _merge(cfg, old, trust_codex)))
 
     drift = False
+    untrusted: list[str] = []  # hail's Codex hooks still untrusted once this run is done
     for plan in plans:
         if isinstance(plan, ConfigFile):
-            _say(out, f"skip  {plan.name}: {plan.directory} not installed")
+            if plan.holds == "hooks":  # one line per missing harness, not per file
+                _say(out, f"skip  {plan.name}: {plan.directory} not installed")
             continue
         cfg, path = plan.cfg, str(plan.cfg.path)
+        if cfg.harness == "codex" and cfg.holds == "hooks":
+            untrusted = codex_untrusted(plan.new, cfg.trust_path)
         if plan.old == plan.new:
-            _say(out, f"ok    {cfg.name}: hail hooks current in {path}")
+            _say(out, f"ok    {cfg.name}: {cfg.what} current in {path}")
             continue
         drift = True
         out.write(unified_diff(plan.old, plan.new, path))
@@ -185,6 +227,8 @@ def run_setup(
             continue
         if not yes and not _confirm(f"update {path}?", out, stdin):
             _say(out, f"left {cfg.name}: unchanged")
+            if cfg.harness == "codex" and cfg.holds == "hooks":
+                untrusted = codex_untrusted(plan.old, cfg.trust_path)
             continue
         _install(plan)
         _say(out, f"done  {cfg.name}: updated {path}; {_next_step(cfg, trust_codex)}")
@@ -192,10 +236,14 @@ def run_setup(
         harnesses = sorted({c.harness for c in files if c.installed}) or ["claude", "codex"]
         for line in SUMMARY:
             _say(out, line.replace("<harness>", "|".join(harnesses)))
+        if untrusted:
+            _say(out, CODEX_TRUST_HINT)
     return 1 if check and drift else 0
 
 
 def _next_step(cfg: ConfigFile, trust_codex: bool) -> str:
+    if cfg.holds == "rule":
+        return NEXT_STEP_RULE
     if cfg.harness == "codex" and trust_codex:
         return NEXT_STEP_TRUSTED
     return NEXT_STEP[cfg.harness]
@@ -224,6 +272,7 @@ def _install(plan: _Plan) -> None:
     try:
         if plan.old:
             _write_backup(path.with_name(path.name + BACKUP_SUFFIX), plan.old)
+        path.parent.mkdir(parents=True, exist_ok=True)  # Codex's rules/ may not exist yet
         write_config(path, plan.new)
     except OSError as e:
         raise StateError(
@@ -285,9 +334,10 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[tuple[str, str]]:
             lines.append(("FIX", e.message))
             continue
         if not current:
-            lines.append(
-                ("FIX", f"{cfg.name} hooks missing or outdated in {cfg.path}: run hail setup")
-            )
+            lines.append(("FIX", _outdated(cfg)))
+            continue
+        if cfg.holds == "rule":
+            lines.append(("ok", f"Codex may run hail outside its sandbox (rule {cfg.path})"))
             continue
         lines.append(("ok", f"{cfg.name} hooks current ({cfg.path})"))
         if cfg.harness == "codex":
@@ -295,6 +345,15 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[tuple[str, str]]:
             if untrusted:
                 lines.append(("note", _untrusted_note(untrusted, cfg.path)))
     return lines
+
+
+def _outdated(cfg: ConfigFile) -> str:
+    if cfg.holds == "rule":
+        return (
+            f"hail's Codex rule is missing or outdated in {cfg.path}: Codex runs hail in its"
+            " sandbox, where it cannot send: run hail setup"
+        )
+    return f"{cfg.name} hooks missing or outdated in {cfg.path}: run hail setup"
 
 
 def _untrusted_note(events: list[str], path: Path) -> str:
