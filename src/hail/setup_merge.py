@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, MutableSequence
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import cast
 
 import tomlkit
 import tomlkit.exceptions
@@ -22,23 +22,14 @@ from tomlkit.container import Container, OutOfOrderTableProxy
 from tomlkit.items import AoT, Array, Item, Table
 from tomlkit.toml_document import TOMLDocument
 
-Harness = Literal["claude", "codex"]
+from hail.hook_table import DEFAULT_PROGRAM, Harness, HookSpec, hook_specs
 
-#: The events hail hooks, in the order setup writes and reports them [SPEC §6.1].
-EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse")
+#: The events hail hooks, in the order setup writes and reports them.
+_HARNESSES: tuple[Harness, ...] = ("claude", "codex")
+EVENTS = tuple(dict.fromkeys(s.event for h in _HARNESSES for s in hook_specs(h)))
 
 #: Any hook command containing one of these is hail's (older forms included) [SPEC §9].
 HAIL_MARKERS = ("hail deliver", "hail brief", "tmux-bridge deliver")
-
-#: The comment above each group setup adds to Codex's config [SPEC §9].
-CODEX_COMMENTS = {
-    "SessionStart": "# hail: the brief at session start",
-    "UserPromptSubmit": "# hail: message bodies at prompt submit",
-    "PostToolUse": "# hail: message bodies after each tool call",
-}
-
-#: Codex 0.171 runs PostToolUse hooks for every tool with this matcher (REAL-CLIENTS.md §3.2).
-CODEX_POST_TOOL_MATCHER = ".*"
 
 #: What Codex hashes for a handler that names no timeout (observed on 0.171, REAL-CLIENTS.md §3.3).
 CODEX_DEFAULT_TIMEOUT = 600
@@ -70,13 +61,14 @@ def error_text(harness: Harness, path: str, err: MergeError) -> str:
     return f"{path} cannot take hail's hooks ({err.why}); fix it, then rerun hail setup"
 
 
-def wanted_hooks(harness: Harness) -> dict[str, str]:
-    """The three hooks hail installs for a harness: event → command [SPEC §6.1]."""
-    return {
-        "SessionStart": "hail brief --hook",
-        "UserPromptSubmit": f"hail deliver --format {harness}",
-        "PostToolUse": f"hail deliver --format {harness} --event PostToolUse",
-    }
+def wanted_hooks(harness: Harness, program: str = DEFAULT_PROGRAM) -> dict[str, str]:
+    """The hooks hail installs for a harness: event → command running `program`
+    (`data/harness_hooks.json`)."""
+    return {spec.event: spec.command(program) for spec in hook_specs(harness)}
+
+
+def _spec(harness: Harness, event: str) -> HookSpec:
+    return next(spec for spec in hook_specs(harness) if spec.event == event)
 
 
 def is_hail_command(cmd: str) -> bool:
@@ -218,13 +210,15 @@ def _claude_hooks(root: dict[str, object]) -> dict[str, object]:
     return cast(dict[str, object], hooks)
 
 
-def merge_claude(text: str, wanted: Mapping[str, str] | None = None) -> str:
+def merge_claude(
+    text: str, wanted: Mapping[str, str] | None = None, program: str = DEFAULT_PROGRAM
+) -> str:
     """Merge hail's hooks into the text of Claude Code's settings.json.
 
     Key order and unknown keys are kept. When nothing changes the input comes back unchanged (its
     own formatting included); otherwise the result is 2-space JSON, non-ASCII kept, newline-ended.
     """
-    cmds = wanted_hooks("claude") if wanted is None else wanted
+    cmds = wanted_hooks("claude", program) if wanted is None else wanted
     root = _parse_claude(text)
     before = json.loads(json.dumps(root))
     hooks = _claude_hooks(root)
@@ -241,16 +235,22 @@ def merge_claude(text: str, wanted: Mapping[str, str] | None = None) -> str:
             _claude_handlers,
         )
         if not handled:
-            # No matcher: a group without one matches every tool.
-            groups.append({"hooks": [{"type": "command", "command": cmd}]})
+            groups.append(_new_claude_group(_spec("claude", event), cmd))
     if root == before and text.strip():
         return text
     return json.dumps(root, indent=2, ensure_ascii=False) + "\n"
 
 
-def claude_hooks_current(text: str) -> bool:
+def _new_claude_group(spec: HookSpec, command: str) -> dict[str, object]:
+    # A group without a matcher matches every tool.
+    group: dict[str, object] = {} if spec.matcher is None else {"matcher": spec.matcher}
+    group["hooks"] = [{"type": "command", "command": command}]
+    return group
+
+
+def claude_hooks_current(text: str, program: str = DEFAULT_PROGRAM) -> bool:
     """Whether hail's hooks in this settings.json text are current (raises MergeError)."""
-    return merge_claude(text) == text
+    return merge_claude(text, program=program) == text
 
 
 # --- Codex: config.toml ---------------------------------------------------------------------------
@@ -323,10 +323,10 @@ def _event_groups(hooks: _TomlMap, event: str) -> AoT:
     return fresh
 
 
-def _new_codex_group(event: str, command: str) -> Table:
+def _new_codex_group(spec: HookSpec, command: str) -> Table:
     group = tomlkit.table()
-    if event == "PostToolUse":
-        group.add("matcher", CODEX_POST_TOOL_MATCHER)
+    if spec.matcher is not None:
+        group.add("matcher", spec.matcher)
     handler = tomlkit.table()
     handler.add("type", "command")
     handler.add("command", command)
@@ -335,7 +335,7 @@ def _new_codex_group(event: str, command: str) -> Table:
     handlers.append(handler)
     group.add("hooks", handlers)
     # Set last: tomlkit indents keys added later by the spaces it finds in the table's indent.
-    group.trivia.indent = _INSERT + CODEX_COMMENTS[event] + "\n"
+    group.trivia.indent = _INSERT + f"# hail: {spec.note}\n"
     return group
 
 
@@ -374,9 +374,9 @@ class CodexHook:
         )
 
 
-def _wanted_codex_hooks(hooks: _TomlMap) -> Iterator[CodexHook]:
+def _wanted_codex_hooks(hooks: _TomlMap, program: str) -> Iterator[CodexHook]:
     """Each of hail's wanted handlers present in the config (exact command), with its place."""
-    for event, cmd in wanted_hooks("codex").items():
+    for event, cmd in wanted_hooks("codex", program).items():
         groups = hooks.get(event)
         if not isinstance(groups, AoT | Array):
             continue
@@ -414,8 +414,8 @@ def _state_table(hooks: _TomlMap, *, create: bool) -> _TomlMap | None:
     return state
 
 
-def _trust(hooks: _TomlMap, config_path: str) -> None:
-    present = list(_wanted_codex_hooks(hooks))
+def _trust(hooks: _TomlMap, config_path: str, program: str) -> None:
+    present = list(_wanted_codex_hooks(hooks, program))
     if not present:
         return
     state = _state_table(hooks, create=True)
@@ -449,7 +449,7 @@ def _render_codex(doc: TOMLDocument, original: str) -> str:
     return out.rstrip() + (tail if "\n" in tail else "\n")
 
 
-def merge_codex(text: str, config_path: str, trust: bool) -> str:
+def merge_codex(text: str, config_path: str, trust: bool, program: str = DEFAULT_PROGRAM) -> str:
     """Merge hail's hooks into the text of Codex's config.toml, comments and layout kept.
 
     Ensures `[features] hooks = true`, then applies the merge rule per event. With `trust`, also
@@ -459,7 +459,7 @@ def merge_codex(text: str, config_path: str, trust: bool) -> str:
     doc = _parse_codex(text)
     _ensure_features(doc)
     hooks = _codex_hooks_table(doc)
-    for event, cmd in wanted_hooks("codex").items():
+    for event, cmd in wanted_hooks("codex", program).items():
         groups = _event_groups(hooks, event)
         handled = _merge_event(
             cast(MutableSequence[object], groups),
@@ -469,18 +469,18 @@ def merge_codex(text: str, config_path: str, trust: bool) -> str:
             _codex_handlers,
         )
         if not handled:
-            groups.append(_new_codex_group(event, cmd))
+            groups.append(_new_codex_group(_spec("codex", event), cmd))
     if trust:
-        _trust(hooks, config_path)
+        _trust(hooks, config_path, program)
     return _render_codex(doc, text)
 
 
-def codex_hooks_current(text: str, config_path: str) -> bool:
+def codex_hooks_current(text: str, config_path: str, program: str = DEFAULT_PROGRAM) -> bool:
     """Whether hail's hooks in this config.toml text are current (raises MergeError)."""
-    return merge_codex(text, config_path, trust=False) == text
+    return merge_codex(text, config_path, trust=False, program=program) == text
 
 
-def codex_untrusted(text: str, config_path: str) -> list[str]:
+def codex_untrusted(text: str, config_path: str, program: str = DEFAULT_PROGRAM) -> list[str]:
     """The events whose hail hook in this config Codex has not trusted (no matching hash)."""
     doc = _parse_codex(text)
     hooks = doc.get("hooks")
@@ -488,7 +488,7 @@ def codex_untrusted(text: str, config_path: str) -> list[str]:
         return []
     state = _state_table(hooks, create=False)
     untrusted: list[str] = []
-    for hook in _wanted_codex_hooks(hooks):
+    for hook in _wanted_codex_hooks(hooks, program):
         entry = state.get(hook.key(config_path)) if state is not None else None
         recorded = entry.get("trusted_hash") if isinstance(entry, Mapping) else None
         if recorded != hook.trusted_hash() and hook.event not in untrusted:

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TextIO
 
 from hail.errors import StateError, UsageError
+from hail.hook_table import Harness
 from hail.setup_merge import (
     EVENTS,
-    Harness,
     MergeError,
     codex_untrusted,
     error_text,

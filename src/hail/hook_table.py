@@ -1,0 +1,68 @@
+"""hail's hooks per harness, read from `data/harness_hooks.json`: the one definition of what `hail setup`
+installs and what the Home Manager module (`nix/hooks.nix`) installs.
+
+Each hook is an event, hail's arguments, and a group matcher when the harness needs one. The JSON
+file ships inside the package beside this module, and the Nix module reads the same file from the
+source tree, so the two installers cannot drift apart (`tests/unit/test_hook_table.py`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal, cast
+
+Harness = Literal["claude", "codex"]
+
+TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "harness_hooks.json")
+
+#: The program hook commands name when the caller gives none: `hail` from the harness's PATH.
+DEFAULT_PROGRAM = "hail"
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """One of hail's hooks: a command handler for `event` running `<program> <args…>`."""
+
+    event: str
+    args: tuple[str, ...]
+    matcher: str | None
+    #: What the hook is for, in a few words (setup's comment above it in Codex's TOML).
+    note: str
+
+    def command(self, program: str = DEFAULT_PROGRAM) -> str:
+        return " ".join((program, *self.args))
+
+
+@cache
+def hook_specs(harness: Harness) -> tuple[HookSpec, ...]:
+    """hail's hooks for a harness, in the order setup writes and reports them."""
+    with open(TABLE_PATH, encoding="utf-8") as f:
+        table = json.load(f)
+    return tuple(
+        HookSpec(
+            event=str(entry["event"]),
+            args=tuple(str(a) for a in entry["args"]),
+            matcher=cast("str | None", entry.get("matcher")),
+            note=str(entry.get("note", "")),
+        )
+        for entry in table[harness]
+    )
+
+
+def hook_groups(
+    harness: Harness, program: str = DEFAULT_PROGRAM
+) -> dict[str, list[dict[str, object]]]:
+    """hail's hooks as the harness's own `hooks` value: event → the one group hail adds.
+
+    The shape both harnesses read (Claude Code's settings.json, Codex's hooks.json and
+    config.toml), and exactly what `nix/hooks.nix` produces for the same program.
+    """
+    groups: dict[str, list[dict[str, object]]] = {}
+    for spec in hook_specs(harness):
+        group: dict[str, object] = {} if spec.matcher is None else {"matcher": spec.matcher}
+        group["hooks"] = [{"type": "command", "command": spec.command(program)}]
+        groups.setdefault(spec.event, []).append(group)
+    return groups
