@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Hook-path timings of the installed `hail` as ratios to a bare interpreter start [SPEC §6.8, §12.4].
+"""Hook-path timings of the installed `hail` as ratios to a bare interpreter start [docs/hooks.md
+"Hook-path performance"].
 
 `hail deliver` runs on every prompt and after every tool call of every agent on the machine, and
 `hail brief --hook` at every session start, so their cost is measured against `python -c pass` of
@@ -7,11 +8,11 @@ the same interpreter, in the same run and the same environment, as whole process
 started with `posix_spawn` and reaped with `wait4`, which gives its wall time and its own CPU time.
 Baseline and cases run interleaved in shuffled rounds, so machine noise hits both alike.
 
-Two states are built in the SPEC §3 layout by writing the files directly: a small one (a handful of
-seats) and a large one (1 000 seats, 100 000 read messages, 1 000 holds and 1 000 pending records),
-the latter cached in the temp directory under a layout version. Every process gets a scratch HOME
-and XDG_STATE_HOME, no TMUX or TMUX_PANE, `HAIL_SOCKET` pointing nowhere, and a seat directory as
-its working directory.
+Two states are built in the layout of docs/files.md "Layout" by writing the files directly: a small
+one (a handful of seats) and a large one (1 000 seats, 100 000 read messages, 1 000 holds and 1 000
+pending records), the latter cached in the temp directory under a layout version. Every process gets
+a scratch HOME and XDG_STATE_HOME, no TMUX or TMUX_PANE, `HAIL_SOCKET` pointing nowhere, and a seat
+directory as its working directory.
 
 Modes:
   (default)  small state, every case, a table of medians and ratios against the targets;
@@ -70,7 +71,7 @@ SCRUBBED = (
     "PYTHONDONTWRITEBYTECODE",
 )
 
-# --- the states [SPEC §3] -------------------------------------------------------------------------
+# --- the states -----------------------------------------------------------------------------------
 
 BENCH = "bench"  # reads: empty deliver, brief --hook, sent
 INBOX5 = "inbox5"  # holds five unread messages with bodies
@@ -174,7 +175,7 @@ def iso(t: float) -> str:
 
 
 class Writer:
-    """Writes the SPEC §3.2 layout directly: 0700 directories, 0600 files, no fsync."""
+    """Writes docs/files.md "Layout" directly: 0700 directories, 0600 files, no fsync."""
 
     def __init__(self, world: World, now: float) -> None:
         self.world = world
@@ -319,7 +320,7 @@ def large_world(cache_root: Path | None = None, shape: Shape = LARGE) -> World:
 
 # --- the cases -------------------------------------------------------------------------------------
 
-# What Claude Code sends on stdin [REAL-CLIENTS §2.3].
+# What Claude Code sends on stdin [docs/real-clients.md "Claude Code hooks"].
 _COMMON = (
     '"session_id":"6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f",'
     '"transcript_path":"/home/u/.claude/projects/-home-u-src-app/6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f.jsonl",'
@@ -360,7 +361,7 @@ class Case:
     target: float | None  # ratio to the baseline, or None
     check: Callable[[Result], str | None]  # None when the output is as expected, else why not
     payload: str | None = None
-    hook: bool = False  # one of the four cases `--check` gates [SPEC §12.4]
+    hook: bool = False  # one of the four cases `--check` gates
     after: Callable[[Result], None] | None = None  # undo what the run changed
     limit_ms: float | None = None  # an absolute wall-time bound instead of a ratio
     optional: bool = False  # a failing optional case is reported and left out, not fatal
@@ -775,7 +776,8 @@ def env_for(case: Case, env: dict[str, str]) -> dict[str, str]:
 
 
 def run_check(runner: Runner, baseline: Case, cases: Sequence[Case], runs: int) -> int:
-    """SPEC §12.4: mean CPU time over ≥ 30 runs each, a verb past BENCH_FACTOR × baseline fails."""
+    """docs/hooks.md "Hook-path performance": mean CPU time over ≥ 30 runs each, a verb past
+    BENCH_FACTOR × baseline fails."""
     factor = bench_factor()
     measure(runner, baseline, cases, runs)
     base = statistics.fmean(baseline.cpu)
@@ -886,7 +888,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     python = args.python or interpreter_of(hail)
     runs = args.runs or (CHECK_RUNS if args.check else FULL_RUNS if args.full else DEFAULT_RUNS)
     if args.check and runs < CHECK_RUNS:
-        raise SystemExit(f"--check needs at least {CHECK_RUNS} runs (SPEC §12.4)")
+        raise SystemExit(f"--check needs at least {CHECK_RUNS} runs")
     old_cwd = os.getcwd()
     old_umask = os.umask(0o022)
     scratch = Path(tempfile.mkdtemp(prefix="hail-bench-"))

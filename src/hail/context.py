@@ -110,7 +110,8 @@ class Ctx:
         """The mailboxes this process reads: its pane's sub-seat first (when it exists), then the seat.
 
         Codex runs every command from one shared daemon whose TMUX_PANE is another pane's, so a
-        process run by Codex, or a hook told `--format codex`, reads only the seat [§1.4].
+        process run by Codex, or a hook told `--format codex`, reads only the seat [docs/seats.md
+        "Shared directories and sub-seats"].
         """
         if self.pane and not self.run_by_codex and not codex_format:
             sub = f"{seat.name}@{self.pane}"

@@ -1,4 +1,5 @@
-"""The one line typed into a pane, and the text rules that keep it one safe line [SPEC §4].
+"""The one line typed into a pane, and the text rules that keep it one safe line
+[docs/envelope-and-frames.md "Envelope"].
 
 Pure: no filesystem, no tmux. Everything typed into a pane passes `sanitize` first.
 """
@@ -19,7 +20,8 @@ def sanitize(text: str) -> str:
 
 
 def fold(headline: str, cap: int) -> str:
-    """A prefix of `headline` cut at a separator, plus ` …`, never longer than `cap` [§4.2]."""
+    """A prefix of `headline` cut at a separator, plus ` …`, never longer than `cap`
+    [docs/envelope-and-frames.md "Cap and folding"]."""
     if len(headline) <= cap:
         return headline
     limit = cap - 2
@@ -34,7 +36,8 @@ def fold(headline: str, cap: int) -> str:
 
 
 def clip(line: str, cap: int) -> str:
-    """Brief lines longer than cap + 80 characters are cut to cap + 79 plus `…` [§4.2]."""
+    """Brief lines longer than cap + 80 characters are cut to cap + 79 plus `…`
+    [docs/envelope-and-frames.md "Cap and folding"]."""
     limit = cap + policy.BRIEF_CLIP_SLACK
     if len(line) <= limit:
         return line
@@ -83,6 +86,7 @@ def fields(head: Head, *, time: str = "") -> str:
 
 
 def render(head: Head, *, has_body: bool) -> str:
-    """The envelope line [§4]; the fetch hint only for a non-control message with a body."""
+    """The envelope line [docs/envelope-and-frames.md "Envelope"]; the fetch hint only for a
+    non-control message with a body."""
     hint = FETCH_HINT if has_body and head.kind not in policy.CONTROL_KINDS else ""
     return f"[hail {fields(head)}] {head.headline}{hint}"

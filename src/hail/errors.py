@@ -1,4 +1,5 @@
-"""hail's errors: each carries the exit code of SPEC §0.4 and a message that ends with its fix.
+"""hail's errors: each carries its exit code (docs/commands.md "Exit codes") and a message that ends
+with its fix.
 
 Only `entry.dispatch` prints `error: …` and chooses the exit status.
 """
@@ -6,7 +7,7 @@ Only `entry.dispatch` prints `error: …` and chooses the exit status.
 from __future__ import annotations
 
 OK = 0
-#: A send that is in the inbox but was not typed or not submitted (SPEC §0.4, code 5).
+#: A send that is in the inbox but was not typed or not submitted (docs/commands.md "Send report").
 NOT_WOKEN = 5
 
 

@@ -1,4 +1,5 @@
-"""Framing of delivered peer text [SPEC §6.4]: a per-delivery token that no body can know in advance.
+"""Framing of delivered peer text [docs/envelope-and-frames.md "Frames"]: a per-delivery token that
+no body can know in advance.
 
 Every delivery (deliver, inbox, show) starts with one preamble line; each message sits between a start
 line rendered by hail from the parsed headers and an end line carrying the same token. A body that forges

@@ -1,4 +1,5 @@
-"""The help map and topic pages [SPEC §5.12]. Every example line here must parse (a test checks)."""
+"""The help map and topic pages [docs/commands.md "help"]. Every example line here must parse (a
+test checks)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Message ids `MMDDTHHMMSS-xxxx` [SPEC §2]: a UTC timestamp and 16 random bits, and ISO times.
+"""Message ids `MMDDTHHMMSS-xxxx` [docs/files.md "Message ids"]: a UTC timestamp and 16 random bits,
+and ISO times.
 
 Uniqueness is not this module's job: the store reserves each id with an exclusive symlink.
 Hook path: no `re`, `calendar` or `datetime` (each costs a large share of an interpreter start).
@@ -57,7 +58,7 @@ def is_message_id(text: str) -> bool:
 
 
 def iso(t: float) -> str:
-    """UTC, second precision: `YYYY-MM-DDTHH:MM:SSZ` [§0.3]."""
+    """UTC, second precision: `YYYY-MM-DDTHH:MM:SSZ` [docs/commands.md "Output conventions"]."""
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 

@@ -1,5 +1,5 @@
-"""stdout and stderr as the SPEC wants them [§0.3]: results on stdout, `hail: ` notices on stderr,
-aligned tables. A closed pipe is handled once, by the entry point."""
+"""stdout and stderr [docs/commands.md "Output conventions"]: results on stdout, `hail: ` notices on
+stderr, aligned tables. A closed pipe is handled once, by the entry point."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import sys
 def emit(text: str = "") -> None:
     """One result line on stdout (nothing when fd 1 was closed at startup).
 
-    A closed pipe ends output quietly and the verb goes on to its own exit status [§0.3]; code that
-    must know whether its text arrived (inbox claims) writes to stdout itself.
+    A closed pipe ends output quietly and the verb goes on to its own exit status [docs/commands.md
+    "Output conventions"]; code that must know whether its text arrived (inbox claims) writes to
+    stdout itself.
     """
     if sys.stdout is None:
         return

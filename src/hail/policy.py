@@ -1,17 +1,19 @@
-"""Every limit and timeout hail uses, each with the reason for its value (SPEC sections in brackets)."""
+"""Every limit and timeout hail uses, each with the reason for its value. docs/limits.md lists them
+with the section of docs/ that describes where each applies.
+"""
 
 from __future__ import annotations
 
-#: The five kinds, in the order hail lists them everywhere [§0.1].
+#: The five kinds, in the order hail lists them everywhere.
 KINDS = ("ask", "fyi", "announce", "hold", "release")
-#: Typed in full, never folded, no body, filed as already claimed [§0.1].
+#: Typed in full, never folded, no body, filed as already claimed.
 CONTROL_KINDS = frozenset({"announce", "hold", "release"})
-#: Kinds of older versions: refused on send with a hint, still read from files [§0.1, §3.6].
+#: Kinds of older versions: refused on send with a hint, still read from files.
 OLD_KINDS = ("ruling", "go", "nogo", "done", "stop", "block")
 
-#: Headline cap in characters when HAIL_ENVELOPE_MAX is unset or unusable [§4.2].
+#: Headline cap in characters when HAIL_ENVELOPE_MAX is unset or unusable.
 DEFAULT_ENVELOPE_MAX = 400
-#: Smaller caps make envelopes useless; values below it are ignored [§4.2].
+#: Smaller caps make envelopes useless; values below it are ignored.
 MIN_ENVELOPE_MAX = 20
 #: Larger caps are lowered to this: a headline rides in every frame start line and brief line, and
 #: each hook call has DELIVER_MAX_BYTES for all of it; a longer headline folds into the body.
@@ -19,78 +21,78 @@ MAX_ENVELOPE_MAX = 1000
 #: A frame shows any other header value (from, re, scope, …) up to this many characters: stored
 #: files written by older versions or by hand are read too, and the hook's budget must hold.
 FRAME_VALUE_MAX = 300
-#: Brief lines may run this much past the cap before they are clipped [§4.2].
+#: Brief lines may run this much past the cap before they are clipped.
 BRIEF_CLIP_SLACK = 80
-#: --scope is a triage label, not a body [§4.1].
+#: --scope is a triage label, not a body.
 SCOPE_MAX = 200
 
-#: An idle pipe may be a body that is still coming; a file or /dev/null answers at once [§5.1.3].
+#: An idle pipe may be a body that is still coming; a file or /dev/null answers at once.
 STDIN_PIPE_WAIT = 2.0
 STDIN_FILE_WAIT = 0.010
-#: A body that keeps flowing must still end; an agent's tool runner must never hang [§5.1.3].
+#: A body that keeps flowing must still end; an agent's tool runner must never hang.
 STDIN_TOTAL = 30.0
 STDIN_MAX_BYTES = 16 * 1024 * 1024
 
-#: Attempts at drawing an unused id suffix within one second [§2].
+#: Attempts at drawing an unused id suffix within one second.
 ID_ATTEMPTS = 256
 
-#: A hold lapses after this unless --for says otherwise; --for is capped [§8].
+#: A hold lapses after this unless --for says otherwise; --for is capped.
 HOLD_DEFAULT_SECONDS = 8 * 3600
 HOLD_MAX_SECONDS = 7 * 86400
-#: Older `block` records without `expires` lapsed after a week [§3.6].
+#: Older `block` records without `expires` lapsed after a week.
 OLD_BLOCK_SECONDS = 7 * 86400
 
-#: An fyi to a mailbox whose hooks ran this recently is not typed: it rides the next hook [§5.1.4].
+#: An fyi to a mailbox whose hooks ran this recently is not typed: it rides the next hook.
 HOOKED_FRESH_SECONDS = 7 * 86400
-#: A send without receipt shows in the sender's brief after this [§5.6].
+#: A send without receipt shows in the sender's brief after this.
 LATE_SEND_SECONDS = 120
-#: ... and lapses (reported once) after this [§5.6].
+#: ... and lapses (reported once) after this.
 PENDING_LAPSE_SECONDS = 7 * 86400
-#: Lines per brief section without --all [§5.6].
+#: Lines per brief section without --all.
 BRIEF_SECTION_LINES = 5
 
-#: Per hook call: Claude Code replaces hook context over 10,000 characters with a preview [§6.6].
+#: Per hook call: Claude Code replaces hook context over 10,000 characters with a preview.
 DELIVER_MAX_MESSAGES = 5
 DELIVER_MAX_BYTES = 8192
-#: The harness's JSON payload is read only if it is already there, at most this much [§6.2].
+#: The harness's JSON payload is read only if it is already there, at most this much.
 HOOK_STDIN_MAX = 64 * 1024
-#: hook-errors.log is rotated once past this size [§3.5].
+#: hook-errors.log is rotated once past this size.
 HOOK_LOG_MAX = 1024 * 1024
 
-#: Frame token: 8 hex characters, redrawn when a delivery happens to contain it [§6.4].
+#: Frame token: 8 hex characters, redrawn when a delivery happens to contain it.
 TOKEN_BYTES = 4
 TOKEN_ATTEMPTS = 16
 
-#: Transport [§7.4]: polling the pane for the typed id, the time allowed to see it,
-#: and the pause between text and Enter (Codex 0.171 needs ~300 ms for 400 characters,
-#: ~500 ms for 800 before an Enter stops counting as part of a paste).
+#: Transport: polling the pane for the typed id, the time allowed to see it, and the pause between
+#: text and Enter (Codex 0.171 needs ~300 ms for 400 characters, ~500 ms for 800 before an Enter
+#: stops counting as part of a paste).
 TYPE_POLL_SECONDS = 0.025
 TYPE_SEEN_TIMEOUT = 10.0
 SUBMIT_PAUSE_MIN = 0.300
 SUBMIT_PAUSE_PER_CHAR = 0.0007
-#: A busy Codex composer either submits or shows its queue hint within this [§7.4].
+#: A busy Codex composer either submits or shows its queue hint within this.
 CODEX_HOLD_CHECK_DELAY = 0.5
-#: Dialog and composer checks look at the last lines of the screen only [§7.2].
+#: Dialog and composer checks look at the last lines of the screen only.
 SCREEN_TAIL_LINES = 8
-#: The one `ps` call of a pane survey; past this the process tree counts as unknown [§1.2].
+#: The one `ps` call of a pane survey; past this the process tree counts as unknown.
 PS_TIMEOUT = 10.0
-#: `hail read` default and `type` probe length [§5.9].
+#: `hail read` default and `type` probe length.
 READ_DEFAULT_LINES = 50
 TYPE_PROBE_CHARS = 40
 
-#: await polls the filesystem at this interval; default wait [§5.5].
+#: await polls the filesystem at this interval; default wait.
 AWAIT_POLL_SECONDS = 0.1
 AWAIT_DEFAULT_TIMEOUT = 600.0
 
-#: gc archives what is older than this many days by default [§11].
+#: gc archives what is older than this many days by default.
 GC_DEFAULT_DAYS = 90
-#: doctor flags a mailbox keeping more read messages than this [§10].
+#: doctor flags a mailbox keeping more read messages than this.
 DOCTOR_CUR_MAX = 5000
-#: doctor reports hook errors of this recent past, each clipped to this many characters [§10].
+#: doctor reports hook errors of this recent past, each clipped to this many characters.
 DOCTOR_HOOK_LOG_SECONDS = 7 * 86400
 DOCTOR_LOG_LINE_MAX = 160
-#: doctor lists at most this many mailboxes with unread mail nobody sees [§10].
+#: doctor lists at most this many mailboxes with unread mail nobody sees.
 DOCTOR_UNREAD_LINES = 8
-#: Unknown seat suggestions [§5.1.5].
+#: Unknown seat suggestions.
 SUGGEST_MAX = 8
 SUGGEST_PREFIX = 3

@@ -1,5 +1,6 @@
-"""Where a send goes and who sends it [SPEC §1.4, §1.5, §5.1.5]: the recipient mailbox, the pane to
-wake, the mailbox the sender signs as, and the identity-split warning.
+"""Where a send goes and who sends it [docs/seats.md "Shared directories and sub-seats",
+docs/seats.md "Sender and from", docs/seats.md "Routing a target"]: the recipient mailbox, the pane
+to wake, the mailbox the sender signs as, and the identity-split warning.
 
 `panes` is None when no tmux server answers: routing then relies on the state directory alone.
 """
@@ -139,7 +140,8 @@ def _pane_route(ctx: Ctx, arg: str, target: str, panes: Panes | None) -> Route:
 
 
 def route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
-    """Resolve a parsed target to a mailbox and a wake pane; exit 1 or 3 on errors [§5.1.5]."""
+    """Resolve a parsed target to a mailbox and a wake pane; exit 1 or 3 on errors [docs/seats.md
+    "Routing a target"]."""
     if addr.sub:
         return _subseat_route(ctx, arg, addr, panes)
     if addr.pane:  # seat/%N
@@ -159,7 +161,9 @@ def route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
 
 
 def sender(ctx: Ctx, seat: Seat, panes: Panes | None) -> Sender:
-    """The mailbox the sender signs as and its `from:` value [§1.4, §1.5, §4]."""
+    """The mailbox the sender signs as and its `from:` value [docs/seats.md
+    "Shared directories and sub-seats", docs/seats.md "Sender and from", docs/envelope-and-frames.md
+    "Envelope"]."""
     agents = panes.agents_in(seat.name) if panes is not None else []
     me = panes.get(ctx.pane) if panes is not None and ctx.pane else None
     if (
@@ -184,7 +188,8 @@ def sender(ctx: Ctx, seat: Seat, panes: Panes | None) -> Sender:
 
 
 def identity_split(ctx: Ctx, who: Sender, panes: Panes | None) -> str | None:
-    """The warning when this process's pane works in another seat than its directory [§1.5]."""
+    """The warning when this process's pane works in another seat than its directory [docs/seats.md
+    "Sender and from"]."""
     if panes is None or ctx.run_by_codex or not ctx.pane:
         return None
     me = panes.get(ctx.pane)

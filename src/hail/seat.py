@@ -1,4 +1,5 @@
-"""Identity from the working directory, and the address grammar [SPEC §1].
+"""Identity from the working directory, and the address grammar [docs/seats.md
+"Seat of a directory"].
 
 A seat is named by the nearest directory carrying `.hail-seat`, `.jj` or `.git`, never by the process
 tree, an inherited TMUX_PANE or a harness variable: those named the wrong pane in practice.
@@ -129,7 +130,7 @@ def no_seat_error(cwd: str) -> SeatError:
     )
 
 
-# --- addresses [§1.3] ---------------------------------------------------------------------------
+# --- addresses ------------------------------------------------------------------------------------
 
 
 class Addr:

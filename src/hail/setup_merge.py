@@ -1,4 +1,5 @@
-"""Install hail's hooks into Claude Code's and Codex's configs: pure text-to-text merges [SPEC §9].
+"""Install hail's hooks into Claude Code's and Codex's configs: pure text-to-text merges
+[docs/hooks.md "Merge rule"].
 
 Everything that is not a hail hook survives: unknown keys, other tools' hooks and groups, and in
 Codex's TOML every comment and blank line. An older hail line (0.3's
@@ -28,10 +29,12 @@ from hail.hook_table import DEFAULT_PROGRAM, Harness, HookSpec, hook_specs
 _HARNESSES: tuple[Harness, ...] = ("claude", "codex")
 EVENTS = tuple(dict.fromkeys(s.event for h in _HARNESSES for s in hook_specs(h)))
 
-#: Any hook command containing one of these is hail's (older forms included) [SPEC §9].
+#: Any hook command containing one of these is hail's (older forms included) [docs/hooks.md
+#: "Merge rule"].
 HAIL_MARKERS = ("hail deliver", "hail brief", "tmux-bridge deliver")
 
-#: What Codex hashes for a handler that names no timeout (observed on 0.171, REAL-CLIENTS.md §3.3).
+#: What Codex hashes for a handler that names no timeout (observed on 0.171) [docs/hooks.md
+#: "Codex trust"].
 CODEX_DEFAULT_TIMEOUT = 600
 
 # Marks the start of a block this merge inserted into a TOML text; after rendering, whatever blank
@@ -84,7 +87,7 @@ def snake_event(event: str) -> str:
 def codex_trust_hash(
     event: str, command: str, *, matcher: str | None = None, timeout: int = CODEX_DEFAULT_TIMEOUT
 ) -> str:
-    """The `trusted_hash` Codex records for one command handler (REAL-CLIENTS.md §3.3).
+    """The `trusted_hash` Codex records for one command handler [docs/hooks.md "Codex trust"].
 
     SHA-256 of the compact, sorted-key JSON of the event in snake case, the handler as Codex
     normalises it (not async, its timeout, 600 by default), and the group's matcher when it has one.
@@ -120,7 +123,8 @@ def _merge_event(
     set_command: _SetCommand,
     handlers_of: _HandlersOf,
 ) -> bool:
-    """Apply SPEC §9's rule to one event's groups in place; False when a new group must be appended.
+    """Apply the merge rule [docs/hooks.md "Merge rule"] to one event's groups in place; False when
+    a new group must be appended.
 
     Exactly one hail command equal to `wanted` ⇒ untouched. Otherwise the first hail command is
     rewritten in place (its other keys and its group kept), every other hail command is removed, and

@@ -1,4 +1,5 @@
-"""Reading a body from stdin without ever hanging an agent's tool runner [SPEC §5.1.3].
+"""Reading a body from stdin without ever hanging an agent's tool runner [docs/commands.md
+"Headline and body"].
 
 A terminal is never read; an idle pipe gets 2 s to start, a file or /dev/null 10 ms; a flowing body
 must end within 30 s and 16 MiB.

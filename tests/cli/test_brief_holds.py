@@ -1,4 +1,5 @@
-"""The brief and holds through the installed `hail` (SPEC §5.6, §8; §14 scenarios 37, 47, 48)."""
+"""The brief and holds through the installed `hail` (docs/commands.md "brief", docs/commands.md
+"Holds")."""
 
 from __future__ import annotations
 
@@ -135,7 +136,7 @@ def test_long_brief_lines_are_clipped(world: World) -> None:
     assert line.startswith(f"  [hail fyi from:boss id:{msg_id} scope:sss") and line.endswith("…")
 
 
-# --- holds [§8] ----------------------------------------------------------------------------------
+# --- holds ----------------------------------------------------------------------------------------
 
 
 def hold_path(world: World, hold_id: str) -> Path:

@@ -1,6 +1,6 @@
-"""The deliver hook through the installed `hail` (SPEC §6; §14 scenarios 9, 33–35, 38–42, 44 without
-tmux): framing, hook JSON, the budget, the sub-agent guard, the fast-path contract, and a hook
-that never fails a session and never delivers a body twice."""
+"""The deliver hook through the installed `hail` (docs/hooks.md "deliver, step by step"), without
+tmux: framing, hook JSON, the budget, the sub-agent guard, the fast-path contract, and a hook that
+never fails a session and never delivers a body twice."""
 
 from __future__ import annotations
 
@@ -398,7 +398,7 @@ def test_concurrent_hooks_deliver_each_body_exactly_once(world: World) -> None:
     assert len(os.listdir(world.state / "seats/worker/cur")) == 30
 
 
-# --- the fast-path contract [§6.8] -------------------------------------------------------------
+# --- the fast-path contract -----------------------------------------------------------------------
 
 FAST_CALLS = [
     ("deliver", "--format", "claude"),

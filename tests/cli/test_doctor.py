@@ -1,4 +1,4 @@
-"""`hail doctor` through the installed entry point: every check of SPEC §10, scenario 50 of §14.
+"""`hail doctor` through the installed entry point: every check of docs/commands.md "doctor".
 
 Tests that need tmux to answer run a scratch server (`tmux -L <unique> -f /dev/null`) whose panes run
 `bash --norc` and `cat` (agents under HAIL_AGENT_COMMANDS=bash,cat); the rest point HAIL_SOCKET at
@@ -131,9 +131,6 @@ def server(world: World) -> Iterator[Server]:
         if path:
             with contextlib.suppress(OSError):
                 os.unlink(path)
-
-
-# --- scenario 50 ---------------------------------------------------------------------------------
 
 
 @pytest.mark.tmux

@@ -1,4 +1,4 @@
-"""`hail gc` through the installed entry point [SPEC §11, §14 scenario 51].
+"""`hail gc` through the installed entry point [docs/commands.md "gc"].
 
 Messages are sent and read with hail itself; only their times are moved back with os.utime.
 """

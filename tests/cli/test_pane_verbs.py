@@ -1,4 +1,5 @@
-"""read, type and keys where no tmux server answers: the error points at hail doctor [SPEC §5.9]."""
+"""read, type and keys where no tmux server answers: the error points at hail doctor
+[docs/commands.md "read, type, keys"]."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Receipts and reading by hand, through the installed `hail` (SPEC §5.4, §5.5, §5.7, §5.8; §14
-scenarios 3, 4, 5, 6 and 8 without tmux)."""
+"""Receipts and reading by hand, through the installed `hail` (docs/commands.md "sent", "await",
+"inbox" and "show"), without tmux."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The send verb and the dispatch in front of it, through the installed `hail` without tmux (SPEC §0.3,
-§0.4, §1.1, §1.3, §3.3, §3.4, §4, §5.0, §5.1, §5.13; §14 scenarios 10–17, 27, 30, 31, 43, 45, 46).
+"""The send verb and the dispatch in front of it, through the installed `hail` without tmux
+(docs/commands.md "send", docs/commands.md "Dispatch", docs/commands.md "Exit codes").
 
 `HAIL_SOCKET` points nowhere, so every send that gets through exits 5 with `id=` on stdout; refusals
 are checked by their exact text and by the state tree they leave untouched.
@@ -82,7 +82,8 @@ def message_path(world: World, msg_id: str, mailbox: str = "worker") -> Path:
 
 
 def split_message(raw: str) -> tuple[list[tuple[str, str]], str]:
-    """Headers in file order and the body (§3.3: blank line, body, one final newline)."""
+    """Headers in file order and the body (docs/files.md "Message file": blank line, body, one final
+    newline)."""
     head, sep, rest = raw.partition("\n\n")
     assert sep and rest.endswith("\n"), raw
     pairs = [tuple(line.split(": ", 1)) for line in head.split("\n")]
@@ -163,7 +164,7 @@ def worker_root(world: World) -> str:
     return os.path.realpath(world.root / "worker")
 
 
-# --- scenario 10: kinds ------------------------------------------------------------------------
+# --- kinds ----------------------------------------------------------------------------------------
 
 
 def test_an_unknown_kind_is_refused_listing_the_five_kinds(world: World) -> None:
@@ -225,7 +226,7 @@ def test_a_mistyped_verb_with_an_argument_points_at_hail_help(world: World) -> N
     assert not world.state.exists()
 
 
-# --- scenario 11: --kind and --body ------------------------------------------------------------
+# --- --kind and --body ----------------------------------------------------------------------------
 
 KIND_REFUSAL = f"--kind is not an option: the kind is the word after the seat ({KINDS}). {USAGE}"
 BODY_REFUSAL = f"--body is not an option: the body goes on stdin after the headline line. {USAGE}"
@@ -274,7 +275,8 @@ def test_kind_after_a_double_dash_is_a_headline(world: World) -> None:
     assert headers["ask"] == "--kind"
 
 
-# --- scenario 12 and §5.13: removed spellings, and `send` ----------------------------------------
+# --- removed spellings, and `send`
+# -----------------------------------------------------------------
 
 REMOVED = {
     "message": "'message' is gone: a send is hail <seat> <kind> [headline] with the body on stdin (hail help send)",
@@ -315,7 +317,7 @@ def test_send_spelled_out_refuses_like_the_bare_send(world: World) -> None:
     assert proc.stderr.startswith(f"error: 'bogus' is not a kind ({KINDS}).")
 
 
-# --- scenario 13: the cap and folding ----------------------------------------------------------
+# --- the cap and folding --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -424,7 +426,7 @@ def test_the_headline_is_sanitized_and_an_empty_one_refused(world: World) -> Non
     assert snapshot(world.state) == before
 
 
-# --- scenario 14: control kinds have no body -----------------------------------------------------
+# --- control kinds have no body -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -451,7 +453,7 @@ def test_a_control_kind_with_whitespace_on_stdin_has_no_body(world: World) -> No
     assert proc.returncode == 5, proc.stderr
 
 
-# --- scenario 15: targets ----------------------------------------------------------------------
+# --- targets --------------------------------------------------------------------------------------
 
 BAD_TARGETS = [
     "..", "../..", ".", "worker/../worker", "worker@..", "worker/..", "a/b/c", "a/", "/b", "a/%",
@@ -511,7 +513,7 @@ def test_a_known_seat_shaped_like_a_pane_target_is_the_seat(world: World) -> Non
     assert message_path(world, id_of(proc.stdout), "12").parent.name == "new"
 
 
-# --- §5.1.4 argument checks --------------------------------------------------------------------
+# --- argument checks ---------------------------------------------------------------------------
 
 
 RE_REFUSED = (
@@ -631,7 +633,7 @@ def test_a_scope_of_200_characters_is_kept(world: World) -> None:
     assert stored(world, id_of(proc.stdout))[0]["scope"] == "s" * 200
 
 
-# --- scenario 17: the directory decides --------------------------------------------------------
+# --- the directory decides ------------------------------------------------------------------------
 
 
 def seatless(world: World, name: str) -> Path:
@@ -714,7 +716,7 @@ def test_a_second_directory_claiming_a_bound_name_is_refused(world: World) -> No
     assert snapshot(world.state) == before
 
 
-# --- scenarios 27 and 45: exit 5 and its wording -----------------------------------------------
+# --- exit 5 and its wording -----------------------------------------------------------------------
 
 
 def test_a_send_without_tmux_is_filed_and_says_not_to_resend(world: World) -> None:
@@ -777,7 +779,7 @@ def test_an_unbound_mailbox_waits_for_an_inbox_in_its_seat(world: World) -> None
     assert proc.stderr == not_woken(world, "--no-wake", no_hook_tail("its seat"))
 
 
-# --- scenario 30: byte identity ----------------------------------------------------------------
+# --- byte identity --------------------------------------------------------------------------------
 
 HOSTILE_HEADLINE = "Review `auth` and $(whoami); it's == fine"
 HOSTILE_LINE = "run `make check` then $(rm -rf /nope) with \"double\", 'single' and a back\\slash"
@@ -803,7 +805,7 @@ def test_invalid_utf8_in_a_headline_argument_is_replaced(world: World) -> None:
     assert headers["ask"] == body == "bad\ufffdbyte"
 
 
-# --- scenario 31: stdin never hangs ------------------------------------------------------------
+# --- stdin never hangs ----------------------------------------------------------------------------
 
 
 def test_an_idle_pipe_costs_at_most_two_seconds(world: World, tmp_path: Path) -> None:
@@ -889,7 +891,7 @@ def test_the_heredoc_form_drops_one_leading_blank_line_and_trailing_newlines(
     assert stored_body == (body if body is not None else "HEAD")
 
 
-# --- scenario 43: the quiet fyi ----------------------------------------------------------------
+# --- the quiet fyi --------------------------------------------------------------------------------
 
 QUIET = (
     "hail: quiet: arrives with worker's next prompt or tool call (an fyi never interrupts; an ask "
@@ -947,7 +949,7 @@ def test_a_deliver_to_dev_null_claims_nothing(world: World) -> None:
     assert world.run("sent", msg_id).stdout == "delivered\n"
 
 
-# --- scenario 46: permissions ------------------------------------------------------------------
+# --- permissions ----------------------------------------------------------------------------------
 
 
 def test_everything_a_send_a_hold_and_a_hook_create_is_private(
@@ -978,7 +980,7 @@ def test_everything_a_send_a_hold_and_a_hook_create_is_private(
     assert any(s.startswith("seats/worker/cur/") and s.endswith(".injected.md") for s in seen)
 
 
-# --- the files a send writes (§3.3, §3.4) ------------------------------------------------------
+# --- the files a send writes (docs/files.md "Message file", docs/files.md "Records") ------------
 
 
 def test_an_ask_is_filed_with_headers_in_order_and_a_pending_record(world: World) -> None:

@@ -1,4 +1,5 @@
-"""`hail setup` end to end (SPEC §9, scenario 49 of §14) in a scratch HOME.
+"""`hail setup` end to end (docs/hooks.md "What setup edits", docs/hooks.md "Merge rule") in a
+scratch HOME.
 
 Each test runs twice: through the installed `hail` entry point as a subprocess, and through
 `run_setup` in-process (the flow the click surface calls), so the flow is checked on its own too.
@@ -181,9 +182,6 @@ def snapshot(*dirs: Path) -> dict[str, bytes]:
         for p in sorted(d.iterdir())
         if p.is_file()
     }
-
-
-# --- scenario 49 ----------------------------------------------------------------------------------
 
 
 def test_scenario_49_check_reports_drift_with_a_diff_and_writes_nothing(sw: World) -> None:

@@ -36,7 +36,8 @@ SNAKE = {
     "Stop": "stop",
 }
 
-# Screen literals (REAL-CLIENTS.md §5). The ready Claude composer line is '❯' + NBSP.
+# Screen literals (docs/real-clients.md "Screen literals"). The ready Claude composer line is '❯' +
+# NBSP.
 CLAUDE_COMPOSER = "❯\u00a0"
 CODEX_PROMPT = "› "
 CODEX_FOOTER = "? for shortcuts"
@@ -118,7 +119,7 @@ def probe_command(log: Path) -> str:
 
 
 def codex_trust_hash(event: str, command: str, matcher: str | None) -> str:
-    """The hash Codex 0.171 records when the user trusts a hook (REAL-CLIENTS.md §3.3)."""
+    """The hash Codex 0.171 records when the user trusts a hook (docs/hooks.md "Codex trust")."""
     doc: dict[str, object] = {
         "event_name": SNAKE[event],
         "hooks": [{"async": False, "command": command, "timeout": 600, "type": "command"}],
@@ -294,7 +295,7 @@ def launch(
     Claude runs with ``--permission-mode default``: 2.1.332 defaults to auto mode, which would
     never show the permission dialog the guard scenario needs. Codex runs with ``--no-daemon``:
     otherwise every session's hooks run under one shared daemon with the first pane's
-    ``TMUX_PANE``, and that daemon outlives the test (REAL-CLIENTS.md §3.8).
+    ``TMUX_PANE``, and that daemon outlives the test (docs/real-clients.md "Codex daemon").
     """
     if client == "claude":
         argv = [str(bin_dir / "claude"), "--permission-mode", "default"]

@@ -1,9 +1,9 @@
 """Reading what happened: frames in the fake servers' request logs, prompts in the probe log.
 
-A delivery is recognised by its frame start line (SPEC §6.4):
+A delivery is recognised by its frame start line (docs/envelope-and-frames.md "Frames"):
 ``[hail:<token> kind:<kind> from:<from> reply:<reply> id:<id> time:<iso>…] <headline>``. Each
-delivery draws a fresh token, and every later request repeats the conversation so far, so the
-number of distinct tokens seen for an id is the number of times it was delivered.
+delivery draws a fresh token, and every later request repeats the conversation so far, so the number
+of distinct tokens seen for an id is the number of times it was delivered.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ def first_delivery(fake: FakeServer, message_id: str) -> JSON | None:
 def envelope(
     message_id: str, headline: str, *, sender: str, with_body: bool, kind: str = "ask"
 ) -> str:
-    """The envelope hail types for a send from the boss seat (SPEC §4)."""
+    """The envelope hail types for a send from the boss seat (docs/envelope-and-frames.md
+    "Envelope")."""
     line = f"[hail kind:{kind} from:{sender} reply:boss id:{message_id}] {headline}"
     return line + (HINT if with_body else "")
 

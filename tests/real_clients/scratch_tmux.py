@@ -95,7 +95,8 @@ class ScratchTmux:
         probe = "".join(text.split())[:40]
         if not wait_until(lambda: probe in "".join(self.capture(pane).split()), 10):
             raise AssertionError(f"typed text never showed in {pane}:\n{self.capture(pane)}")
-        # Codex reads text and an Enter that arrive together as a paste (REAL-CLIENTS.md §4).
+        # Codex reads text and an Enter that arrive together as a paste (docs/real-clients.md
+        # "Typing and Enter").
         time.sleep(max(0.3, 0.0007 * len(text)))
         self.cmd("send-keys", "-t", pane, "Enter")
 

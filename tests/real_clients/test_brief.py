@@ -1,6 +1,6 @@
-"""Scenario 4: mail that waits before a session starts is in the SessionStart brief, and so in
-the context of the session's first model request. Claude Code runs SessionStart at launch,
-Codex at the first prompt (REAL-CLIENTS.md §3.4); either way the first request carries it."""
+"""Mail that waits before a session starts is in the SessionStart brief, and so in the context of
+the session's first model request. Claude Code runs SessionStart at launch, Codex at the first
+prompt (docs/real-clients.md "Codex hooks"); either way the first request carries it."""
 
 from __future__ import annotations
 

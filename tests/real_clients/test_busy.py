@@ -1,4 +1,4 @@
-"""Scenario 2: mail reaches an agent in the middle of a turn.
+"""Mail reaches an agent in the middle of a turn.
 
 Two ways of being busy, both held open by the test rather than by a timer:
 
@@ -50,7 +50,7 @@ def busy_in_tool(world: World, agent: Agent) -> Callable[[], None]:
 
 def post_tool_use_context(turn: JSON, message_id: str) -> bool:
     """Whether the frame sits where PostToolUse context goes: in Codex, a developer message
-    before the function_call_output (REAL-CLIENTS.md §3.4)."""
+    before the function_call_output (docs/real-clients.md "Codex hooks")."""
     items = turn["body"].get("input") or []
     kinds = [
         "frame"

@@ -1,6 +1,6 @@
-"""Scenario 3: a permission/approval dialog is on screen. Typing there is dangerous (Claude
-Code's Enter approves option 1; a ``y`` typed into Codex approves at once), so hail must refuse
-with exit 4 before writing or typing anything, and leave the dialog unanswered."""
+"""A permission/approval dialog is on screen. Typing there is dangerous (Claude Code's Enter
+approves option 1; a ``y`` typed into Codex approves at once), so hail must refuse with exit 4
+before writing or typing anything, and leave the dialog unanswered."""
 
 from __future__ import annotations
 

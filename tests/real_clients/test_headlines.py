@@ -1,7 +1,7 @@
-"""Scenario 5: headlines the composers could take for something else are still submitted as
-typed. A trailing ``@word`` opens the file-mention popup (Enter would accept the completion),
-a leading ``/`` or ``!`` starts a command when it begins the line, and the longest headline
-the cap allows tests paste handling (Codex needs a pause before Enter, SPEC §7.4)."""
+"""Headlines the composers could take for something else are still submitted as typed. A trailing
+``@word`` opens the file-mention popup (Enter would accept the completion), a leading ``/`` or ``!``
+starts a command when it begins the line, and the longest headline the cap allows tests paste
+handling (Codex needs a pause before Enter: docs/transport.md "Verification and submit")."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from .evidence import envelope, eventually, submitted_prompt
 from .world import World
 
-CAP = 400  # SPEC §4.2 default
+CAP = 400  # the default cap: docs/envelope-and-frames.md "Cap and folding"
 LONG = ("the longest headline the cap allows, typed in one go; " * 8)[: CAP - 1] + "Z"
 
 CASES = {

@@ -1,5 +1,5 @@
-"""Scenario 1: an idle agent gets an ask. The envelope becomes the prompt, the body reaches the
-model inside its frame in that same turn, and the receipt says ``injected``."""
+"""An idle agent gets an ask. The envelope becomes the prompt, the body reaches the model inside its
+frame in that same turn, and the receipt says ``injected``."""
 
 from __future__ import annotations
 

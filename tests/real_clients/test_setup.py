@@ -1,6 +1,6 @@
-"""Scenario 7: after the harness installed hail's hooks with ``hail setup --yes`` and a client
-ran a session (both clients rewrite their own config files), ``hail setup --check`` still finds
-the hooks current, and a second ``hail setup --yes`` changes no byte."""
+"""After the harness installed hail's hooks with ``hail setup --yes`` and a client ran a session
+(both clients rewrite their own config files), ``hail setup --check`` still finds the hooks current,
+and a second ``hail setup --yes`` changes no byte."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Scenario 6: two Claude Code sessions in one directory. The bare seat is refused, and
-``<seat>@%N`` reaches that pane only: its envelope, its hooks, its model requests. Each
-session talks to its own fake, so "only" can be checked on the other one. (Codex panes never
-hold a sub-seat, SPEC §1.2, so this is Claude only.)"""
+"""Two Claude Code sessions in one directory. The bare seat is refused, and ``<seat>@%N`` reaches
+that pane only: its envelope, its hooks, its model requests. Each session talks to its own fake, so
+"only" can be checked on the other one. (Codex panes never hold a sub-seat, docs/seats.md
+"Shared directories and sub-seats", so this is Claude only.)"""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""SPEC §14's harness on a scratch tmux server: pane SENDER (`bash --norc` in `boss`) and pane RECV
-(`cat` in `worker`), the installed `hail` run as a real subprocess from a pane's directory.
+"""The scenario harness on a scratch tmux server: pane SENDER (`bash --norc` in `boss`) and pane
+RECV (`cat` in `worker`), the installed `hail` run as a real subprocess from a pane's directory.
 
 The server is `tmux -L hailtest-<pid>-<n> -f /dev/null` with TMUX_TMPDIR pointing at a private
 directory, so even tmux's default-server fallback could only reach a scratch server, never the

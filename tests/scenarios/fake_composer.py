@@ -1,4 +1,5 @@
-"""A fake agent composer on a raw tty, for the transport scenarios (SPEC §14, 28, 29 and the paste test).
+"""A fake agent composer on a raw tty, for the transport scenarios (Enter only after this envelope
+was seen, Codex holding, and the paste test).
 
 Modes:
 

@@ -1,4 +1,5 @@
-"""Seats and identity with live panes: SPEC §14 scenarios 18–22."""
+"""Seats and identity with live panes: stale TMUX_PANE, shared directories, agent detection, the
+identity-split warning and the seats table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Sends that reach a pane: SPEC §14 scenarios 1, 2, 6, 7, 9, 13 and 45 on a scratch tmux server.
+"""Sends that reach a pane: heredoc and argument sends, announce, pane targets, headline-only
+delivery, the cap and the exit-5 wording, on a scratch tmux server.
 
 `cat` in RECV echoes typed characters and prints the line again on Enter: two screen lines holding
 `id:<id>` mean typed and submitted, one means typed without Enter.

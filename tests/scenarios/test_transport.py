@@ -1,4 +1,5 @@
-"""The tmux transport end to end: SPEC §14 scenarios 23–32 and the paste-burst composer."""
+"""The tmux transport end to end: submit and keys, the dialog guard, read, copy mode, no agent,
+Enter after the id, Codex holding, byte identity, stdin, type; and the paste-burst composer."""
 
 from __future__ import annotations
 

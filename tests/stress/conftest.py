@@ -95,7 +95,8 @@ class Delivery:
 
 
 def parse_delivery(text: str) -> Delivery | None:
-    """Split a framed delivery into frames, checking the structure of SPEC §6.4 as it goes.
+    """Split a framed delivery into frames, checking the structure of docs/envelope-and-frames.md
+    "Frames" as it goes.
 
     Only lines carrying this delivery's token count as frame lines; everything else must lie inside
     a frame (or be the trailing `(… more unread …)` line or a `receipt:` line between frames).

@@ -1,5 +1,5 @@
 """Crashes and output failures: SIGKILL at random points, closed stdout, broken pipes, a full disk
-[SPEC §3.7 writes and claims, §6.3 steps 1, 10 and 11].
+[docs/files.md "Writes and claims", docs/hooks.md "Failure handling"].
 
 What these tests pin down, honestly: a message is visible in `new/` only whole; an id that was
 printed always resolves; an output failure the hook sees gives every claim back; a hook killed
@@ -216,7 +216,7 @@ def test_a_hook_killed_between_claim_and_output_leaves_the_claim_as_injected(
 ) -> None:
     """The at-most-once edge: stdout is a full pipe, so the hook blocks in its write after claiming;
     SIGKILL there leaves `cur/<id>.injected.md`, a receipt for a body no agent saw. Nothing gives it
-    back (the SPEC has no give-back on SIGKILL); `hail show` still prints it."""
+    back (nothing can give a claim back on SIGKILL); `hail show` still prints it."""
     know(world, "worker")
     msg_id = world.send("worker", "ask", "--", "claimed then killed", body="the body nobody saw")
     r, w = full_pipe()
@@ -284,7 +284,7 @@ def test_a_broken_pipe_gives_every_claim_back(world: World, verb: tuple[str, ...
         os.close(w)
     _, err = p.communicate(timeout=30)
     assert p.returncode == 0, err
-    assert err == b"", err  # a closed pipe ends output quietly [§0.3]
+    assert err == b"", err  # a closed pipe ends output quietly
     assert_given_back(world, msg_ids)
 
 
@@ -341,7 +341,7 @@ def test_a_full_disk_under_the_output_file_gives_every_claim_back(
             check=False,
         )
     if verb[0] == "deliver":
-        assert (p.returncode, p.stderr) == (0, b"")  # hooks never fail [§0 principle 3]
+        assert (p.returncode, p.stderr) == (0, b"")  # hooks never fail
     else:
         # inbox is not a hook: it may fail, with one `error:` line and no traceback.
         assert p.returncode in (0, 1), p.stderr

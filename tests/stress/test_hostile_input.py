@@ -1,6 +1,6 @@
 """Hostile input: nothing typed carries a control character or a second line, bodies stay
 byte-identical and inside their own frame, and no name or id escapes the state directory
-[SPEC §0 principles 5 and 7, §1.1, §1.3, §2, §4.1, §5.1.3, §6.2, §6.4].
+[docs/README.md "Principles", docs/seats.md "Addresses", docs/envelope-and-frames.md "Frames"].
 
 The pure functions are fuzzed with hypothesis; the CLI is fuzzed with fewer examples, each a real
 subprocess of the installed hail.
@@ -207,8 +207,8 @@ def test_any_headline_scope_and_body_through_the_cli(
 def test_a_headline_argument_with_invalid_utf8_is_replaced_not_an_internal_error(
     world: World,
 ) -> None:
-    """Arguments arrive as bytes; invalid sequences are replaced as on stdin [§5.1.3], and a failed
-    send leaves no reserved id behind."""
+    """Arguments arrive as bytes; invalid sequences are replaced as on stdin [docs/commands.md
+    "Headline and body"], and a failed send leaves no reserved id behind."""
     know(world, "worker")
     r = subprocess.run(
         [os.fsencode(a) for a in (world_hail(), "worker", "ask", "--no-wake")] + [b"bad\xffbyte"],
@@ -282,7 +282,8 @@ def test_a_target_that_escapes_is_refused_before_anything_is_written(
 
 
 def test_a_bad_target_from_a_fresh_state_creates_nothing(world: World) -> None:
-    """§1.3: refused with exit 1, "nothing is written anywhere"; the sender's binding included."""
+    """docs/seats.md "Addresses": refused with exit 1, "nothing is written anywhere"; the sender's
+    binding included."""
     assert not world.state.exists()
     r = world.run("..", "ask", "--no-wake", "escape")
     assert r.returncode == 1 and "is not a seat, sub-seat or pane" in r.stderr
@@ -366,7 +367,7 @@ def test_a_hail_seat_file_that_escapes_is_refused_before_anything_is_written(
         r = world.run(*args, cwd="evil")
         assert (r.returncode, r.stdout) == (0, ""), args
         after = tree(world.root)
-        after.pop(str(world.state / "hook-errors.log"), None)  # hooks log, never fail [§0]
+        after.pop(str(world.state / "hook-errors.log"), None)  # hooks log, never fail
         assert after == before, args
 
 

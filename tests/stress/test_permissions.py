@@ -1,5 +1,6 @@
 """Permissions: the state holds other agents' mail, so it is private whatever the umask, and hail
-reads only the state root its own environment names [SPEC §3.1, §3.2].
+reads only the state root its own environment names [docs/files.md "State root", docs/files.md
+"Layout"].
 """
 
 from __future__ import annotations

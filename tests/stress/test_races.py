@@ -1,5 +1,5 @@
 """Races: concurrent senders, hooks, inbox readers and awaiters never lose or double a message
-[SPEC §2 reservation, §3.7 claim by rename, §6.3 deliver, §5.5 await].
+[docs/files.md "Message ids", docs/files.md "Writes and claims", docs/commands.md "await"].
 
 Each test is bounded by a fixed number of processes and a deadline.
 """
@@ -196,8 +196,8 @@ def test_id_reservation_under_contention_never_hands_out_one_id_twice(
     world: World, tmp_path: Path, figures: Any
 ) -> None:
     """All 40 senders run in the same second, in which all but 512 suffixes are taken: each gets a
-    distinct id with its file, or (after 256 draws) exits 1 with the SPEC's message and writes no
-    message."""
+    distinct id with its file, or (after 256 draws) exits 1 with its documented message and writes
+    no message."""
     know(world, "worker")
     ids_dir = world.state / "ids"
     ids_dir.mkdir(mode=0o700, exist_ok=True)

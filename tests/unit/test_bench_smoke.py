@@ -1,6 +1,8 @@
-"""scripts/bench.py builds states hail reads as the SPEC §3 layout, and its cases do what they claim.
+"""scripts/bench.py builds states hail reads as docs/files.md "Layout" describes, and its cases do
+what they claim.
 
-No timing is asserted here (SPEC §6.8: speed is checked by `just bench`, not by timed tests).
+No timing is asserted here (docs/hooks.md "Hook-path performance": speed is checked by `just bench`,
+not by timed tests).
 """
 
 from __future__ import annotations

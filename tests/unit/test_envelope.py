@@ -1,4 +1,5 @@
-"""The envelope's text rules (SPEC §4): one safe line, the cap and its fold, and brief clipping."""
+"""The envelope's text rules (docs/envelope-and-frames.md "Cap and folding"): one safe line, the cap
+and its fold, and brief clipping."""
 
 from __future__ import annotations
 

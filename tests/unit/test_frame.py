@@ -1,5 +1,6 @@
-"""Framing of delivered peer text (SPEC §6.4, §6.6): a token no body can know, forged lines stay
-inside their frame, the overhead figures, and the cut that keeps one message within the budget."""
+"""Framing of delivered peer text (docs/envelope-and-frames.md "Frames" and "Budget"): a token no
+body can know, forged lines stay inside their frame, the overhead figures, and the cut that keeps
+one message within the budget."""
 
 from __future__ import annotations
 

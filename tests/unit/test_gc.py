@@ -1,4 +1,5 @@
-"""gc's mechanics on real files [SPEC §11]: what moves, what stays, and crashes between the steps."""
+"""gc's mechanics on real files [docs/commands.md "gc"]: what moves, what stays, and crashes between
+the steps."""
 
 from __future__ import annotations
 
@@ -79,7 +80,7 @@ def _mode(path: str) -> int:
     return os.stat(path).st_mode & 0o777
 
 
-# --- §11.1 read mail ---------------------------------------------------------------------------
+# --- read mail -----------------------------------------------------------------------------------
 
 
 def test_read_mail_older_than_the_cutoff_moves_to_the_month_of_its_receipt(
@@ -193,7 +194,7 @@ def test_the_last_index_line_of_an_id_wins(store: Store) -> None:
     assert found is not None and found.path == j(store.archive, "2020-02", "worker")
 
 
-# --- §11.2 deleted workspaces ----------------------------------------------------------------
+# --- deleted workspaces ----------------------------------------------------------------------
 
 
 def _deleted_workspace(tmp_path: Path, store: Store, seat: str, hooked_at: float | None) -> None:
@@ -261,7 +262,7 @@ def test_a_workspace_that_exists_is_never_a_deleted_one(tmp_path: Path, store: S
     assert store_gc.scan(store, NOW, 90).deleted == []
 
 
-# --- §11.3 holds and records -------------------------------------------------------------------
+# --- holds and records ---------------------------------------------------------------------------
 
 
 def _hold(store: Store, hold_id: str, issuer: str, expires: float, *, lapsed: bool = False) -> str:

@@ -1,4 +1,5 @@
-"""The message file and records (SPEC §3.3, §3.4): render-then-parse round-trips every body."""
+"""The message file and records (docs/files.md "Message file", docs/files.md "Records"):
+render-then-parse round-trips every body."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Identity from the directory and the address grammar (SPEC §1.1, §1.3)."""
+"""Identity from the directory and the address grammar (docs/seats.md "Seat of a directory",
+docs/seats.md "Addresses")."""
 
 from __future__ import annotations
 

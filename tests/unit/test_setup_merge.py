@@ -1,5 +1,5 @@
-"""The pure merges of `hail setup` (SPEC §9): other tools survive, old hail lines are replaced in
-place, comments stay byte for byte, and merging a merged text changes nothing."""
+"""The pure merges of `hail setup` (docs/hooks.md "Merge rule"): other tools survive, old hail lines
+are replaced in place, comments stay byte for byte, and merging a merged text changes nothing."""
 
 from __future__ import annotations
 
@@ -365,7 +365,7 @@ def test_codex_invalid_toml_or_hooks_not_a_table_is_refused(
 
 
 def test_codex_trust_hash_is_pinned_to_the_observed_formula() -> None:
-    # REAL-CLIENTS.md §3.3: sha256 of the compact sorted-key JSON, written out by hand here.
+    # docs/hooks.md "Codex trust": sha256 of the compact sorted-key JSON, written out by hand here.
     literal = (
         '{"event_name":"post_tool_use","hooks":[{"async":false,'
         '"command":"hail deliver --format codex --event PostToolUse","timeout":600,'

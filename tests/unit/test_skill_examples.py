@@ -1,5 +1,6 @@
-"""The agent skill (skills/hail/SKILL.md): its front matter, what it must teach (SPEC §12.1), and
-that every example command line in its code blocks is a valid hail command line (SPEC §5.12).
+"""The agent skill (skills/hail/SKILL.md): its front matter, what it must teach (docs/README.md
+"The agent skill"), and that every example command line in its code blocks is a valid hail command
+line (docs/commands.md "help").
 
 Command lines are checked with hail's own parser (`entry.parse`, which runs nothing), the one
 the help pages are checked with, plus what an example must show to be complete.

@@ -1,4 +1,5 @@
-"""`hail doctor`: one line per check (`ok`, `FIX`, `note`) in the order of SPEC §10; writes nothing.
+"""`hail doctor`: one line per check (`ok`, `FIX`, `note`) in the order of docs/commands.md
+"doctor"; writes nothing.
 
 Exit 1 when any line is a `FIX`. Notes (steps 8–11) never change the exit code. The seat is only
 compared with its binding, never bound. The mailbox checks share one scan with `hail gc`, so "gc is
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 
 PREFIX: dict[str, str] = {"ok": "ok   ", "FIX": "FIX  ", "note": "note "}
 
-#: Mail unread by a mailbox whose hooks have not run within this counts as unseen [§10 item 8].
+#: Mail unread by a mailbox whose hooks have not run within this counts as unseen [docs/commands.md
+#: "doctor"].
 HOOK_STALE_SECONDS = policy.HOOKED_FRESH_SECONDS
 HOOK_LOG_WINDOW_SECONDS = policy.DOCTOR_HOOK_LOG_SECONDS
 HOOK_LOG_LINE_MAX = policy.DOCTOR_LOG_LINE_MAX

@@ -1,4 +1,5 @@
-"""`hail gc [--days N]`: archive old read mail and deleted workspaces, sweep lapsed records [§11].
+"""`hail gc [--days N]`: archive old read mail and deleted workspaces, sweep lapsed records
+[docs/commands.md "gc"].
 
 gc never runs implicitly; `hail doctor` says when it is due. The mechanics are in `store/gc.py`.
 """

@@ -1,4 +1,5 @@
-"""`whoami`, `seats`, and the pane verbs `read`, `type`, `keys` [SPEC §5.2, §5.3, §5.9].
+"""`whoami`, `seats`, and the pane verbs `read`, `type`, `keys` [docs/commands.md "whoami",
+docs/commands.md "seats", docs/commands.md "read, type, keys"].
 
 `read`/`type`/`keys` are for panes that are not agents (a shell, a gate run, a prompt waiting for
 `y`): typing blind into a pane is how text lands in the wrong place, so `type` and `keys` need a
@@ -20,7 +21,7 @@ from hail.transport import wake
 from hail.transport.panes import Pane, Panes, survey
 from hail.transport.tmux import SocketError, Tmux, TmuxError
 
-# --- whoami [§5.2] ---------------------------------------------------------------------------------
+# --- whoami ---------------------------------------------------------------------------------------
 
 
 def whoami(ctx: Ctx) -> int:
@@ -35,7 +36,7 @@ def whoami(ctx: Ctx) -> int:
     return 0
 
 
-# --- seats [§5.3] ----------------------------------------------------------------------------------
+# --- seats ----------------------------------------------------------------------------------------
 
 
 def seats(ctx: Ctx, seat: str | None) -> int:
@@ -116,7 +117,7 @@ def _root_cell(ctx: Ctx, name: str) -> str:
     return shown if os.path.isdir(root) else f"{shown} (gone)"
 
 
-# --- read / type / keys [§5.9] ---------------------------------------------------------------------
+# --- read / type / keys ---------------------------------------------------------------------------
 
 
 def read(ctx: Ctx, target: str, n: int) -> int:
@@ -175,13 +176,14 @@ def _unreachable(arg: str) -> StateError:
 
 
 def _target_pane(ctx: Ctx, arg: str) -> tuple[Tmux, str]:
-    """The tmux server and the `%N` pane a read/type/keys target names [§5.9]."""
+    """The tmux server and the `%N` pane a read/type/keys target names [docs/commands.md
+    "read, type, keys"]."""
     addr = parse_target(arg)
     try:
         tmux = Tmux.from_env(ctx.env)
         panes = survey(tmux, ctx.env, ctx.home)
     except SocketError:
-        raise  # a bad HAIL_SOCKET names its own fix [§7.1]
+        raise  # a bad HAIL_SOCKET names its own fix [docs/transport.md "Socket"]
     except TmuxError:
         raise _unreachable(arg) from None
     if addr.pane_target:
@@ -195,7 +197,8 @@ def _target_pane(ctx: Ctx, arg: str) -> tuple[Tmux, str]:
 
 
 def _pane_in_seat(arg: str, addr: Addr, panes: Panes) -> Pane:
-    """`seat/%N` and `seat@%N`: the pane must be live and work in that seat [§1.4, §5.1.5]."""
+    """`seat/%N` and `seat@%N`: the pane must be live and work in that seat [docs/seats.md
+    "Shared directories and sub-seats", docs/seats.md "Routing a target"]."""
     pane = panes.get(addr.pane)
     if pane is None:
         raise SeatError(f"{arg}: pane {addr.pane} is gone; hail seats lists live seats")
@@ -230,7 +233,8 @@ def _seat_pane(seat: str, panes: Panes) -> Pane:
 
 
 def shared_refusal(seat: str, agents: list[Pane]) -> SeatError:
-    """A bare seat with several agents names none of them [§1.4]."""
+    """A bare seat with several agents names none of them [docs/seats.md
+    "Shared directories and sub-seats"]."""
     subs = " ".join(f"{seat}@{p.id}" for p in agents if not p.is_codex)
     text = f"seat {seat} has {len(agents)} agents; address one: {subs}"
     if any(p.is_codex for p in agents):
@@ -238,7 +242,7 @@ def shared_refusal(seat: str, agents: list[Pane]) -> SeatError:
     return SeatError(text)
 
 
-# --- the read mark [§3.5] --------------------------------------------------------------------------
+# --- the read mark --------------------------------------------------------------------------------
 
 
 def _mark(ctx: Ctx, pane: str) -> str:

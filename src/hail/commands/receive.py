@@ -1,8 +1,10 @@
-"""Reading mail by hand and asking about receipts: `sent`, `await`, `inbox`, `show` [§5.4–§5.8].
+"""Reading mail by hand and asking about receipts: `sent`, `await`, `inbox`, `show`
+[docs/commands.md "sent"].
 
-`sent` and `await` are fast verbs (§6.8): filesystem only, no click, libtmux, tomlkit or subprocess,
-and they never create the state root. `inbox` and `show` print the same framed rendering as the hook
-(§6.4), because their output enters the agent's context as tool output.
+`sent` and `await` are fast verbs [docs/hooks.md "Hook-path performance"]: filesystem only, no
+click, libtmux, tomlkit or subprocess, and they never create the state root. `inbox` and `show`
+print the same framed rendering as the hook [docs/envelope-and-frames.md "Frames"], because their
+output enters the agent's context as tool output.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from hail.store.maildir import Mailbox
 from hail.store.message import Message, parse
 from hail.store.store import Receipt, Store
 
-# --- sent [§5.4] ---------------------------------------------------------------------------------
+# --- sent -----------------------------------------------------------------------------------------
 
 
 def sent(ctx: Ctx, msg_id: str) -> int:
@@ -29,7 +31,7 @@ def sent(ctx: Ctx, msg_id: str) -> int:
     return 0
 
 
-# --- await [§5.5] --------------------------------------------------------------------------------
+# --- await ----------------------------------------------------------------------------------------
 
 
 class _Watch:
@@ -93,7 +95,7 @@ def await_(ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool) -> int:
     return 0 if satisfied else 1
 
 
-# --- inbox [§5.7] and show [§5.8] ----------------------------------------------------------------
+# --- inbox and show -------------------------------------------------------------------------------
 
 
 class _Shown:
@@ -107,7 +109,8 @@ class _Shown:
 
 
 def _framed(items: list[_Shown]) -> list[str]:
-    """Preamble, then per message its `receipt:` line (when it had one) and its frame [§6.4]."""
+    """Preamble, then per message its `receipt:` line (when it had one) and its frame
+    [docs/envelope-and-frames.md "Frames"]."""
     from hail import frame
 
     token = frame.draw_token(t for item in items for t in frame.texts_of(item.msg))

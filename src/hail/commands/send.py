@@ -1,5 +1,5 @@
-"""The send pipeline [SPEC §5.1.4]: validate → compose → identify → route → check state → post →
-record → wake → report.
+"""The send pipeline [docs/commands.md "Send steps"]: validate → compose → identify → route → check
+state → post → record → wake → report.
 
 The message is durable in the recipient's inbox before anything is typed: a send that cannot be typed
 still delivers, exits 5 and says not to resend.
@@ -82,7 +82,7 @@ class Draft:
         self.body = body
 
 
-# --- 1. validate -------------------------------------------------------------------------------
+# --- validate ----------------------------------------------------------------------------------
 
 
 def validate_kind(target: str, kind: str | None) -> str:
@@ -153,11 +153,12 @@ def validate(a: SendArgs) -> tuple[str, str, int | None]:
     return kind, validate_scope(a.scope), span
 
 
-# --- 2. compose --------------------------------------------------------------------------------
+# --- compose -----------------------------------------------------------------------------------
 
 
 def split_input(headline_arg: str | None, stdin_text: str | None) -> tuple[str, str | None]:
-    """The raw headline and body from the argument and stdin [§5.1.3]."""
+    """The raw headline and body from the argument and stdin [docs/commands.md
+    "Headline and body"]."""
     if headline_arg is not None:
         body = stdin_text.strip("\n") if stdin_text is not None else None
         if body is not None and not body.strip():
@@ -198,7 +199,7 @@ def compose(kind: str, raw_headline: str, body: str | None, cap: int) -> Draft:
     return Draft(headline, body)
 
 
-# --- 3–6. identify and route -------------------------------------------------------------------
+# --- identify and route ------------------------------------------------------------------------
 
 
 def survey_panes(ctx: Ctx) -> tuple[Tmux | None, Panes | None]:
@@ -217,7 +218,7 @@ def survey_panes(ctx: Ctx) -> tuple[Tmux | None, Panes | None]:
         return None, None
 
 
-# --- 7. state checks ---------------------------------------------------------------------------
+# --- state checks ------------------------------------------------------------------------------
 
 
 def check_release(ctx: Ctx, re_id: str) -> None:
@@ -240,7 +241,7 @@ def is_quiet(ctx: Ctx, kind: str, mailbox: str) -> bool:
     return hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS
 
 
-# --- 11–13. post and record --------------------------------------------------------------------
+# --- post and record ---------------------------------------------------------------------------
 
 
 def post(
@@ -258,7 +259,8 @@ def post(
     ctx.store.ensure()
     if who.primary != who.seat.name:
         # A pane of a shared seat signs as its sub-seat: the mailbox exists from its first send,
-        # so replies, its brief (lapsed holds) and gc find it [§1.4].
+        # so replies, its brief (lapsed holds) and gc find it [docs/seats.md
+        # "Shared directories and sub-seats"].
         fs.make_dirs(ctx.store.mailbox(who.primary).path)
     msg_id = ctx.store.reserve_id(to.mailbox, now)
     until = ids.iso(now + (span or policy.HOLD_DEFAULT_SECONDS)) if kind == "hold" else ""
@@ -297,7 +299,7 @@ def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, hea
     )
 
 
-# --- 15. report --------------------------------------------------------------------------------
+# --- report ------------------------------------------------------------------------------------
 
 
 def not_woken_tail(ctx: Ctx, to: Route) -> str:

@@ -1,11 +1,12 @@
-"""`hail setup`: install hail's hooks into Claude Code's and Codex's configs [SPEC §9], and hail's
-rule into Codex's rules directory, which lets `hail` run outside Codex's sandbox.
+"""`hail setup`: install hail's hooks into Claude Code's and Codex's configs [docs/hooks.md
+"Merge rule"], and hail's rule into Codex's rules directory, which lets `hail` run outside Codex's
+sandbox.
 
 The merges are pure (`setup_merge.py`); the rule is a file of hail's own (`data/hail.rules`), written
 whole. This module finds the files, shows the diff, asks, backs up and writes. Every config is read
 and merged before anything is printed or written, so a file setup cannot parse stops the run with
 nothing changed. `doctor_hook_lines` gives `hail doctor` its hook
-lines (SPEC §10 item 6) from the same merges, so the two verbs never disagree.
+lines [docs/commands.md "doctor"] from the same merges, so the two verbs never disagree.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from hail.setup_merge import (
     merge_codex,
 )
 
-#: What to do after a write, per harness [SPEC §9].
+#: What to do after a write, per harness [docs/commands.md "setup"].
 NEXT_STEP: dict[Harness, str] = {
     "claude": "a new session picks it up",
     "codex": (

@@ -1,9 +1,11 @@
-"""`hail brief [--all] [--hook]`: the standing state of a seat, bounded [SPEC §5.6, §8].
+"""`hail brief [--all] [--hook]`: the standing state of a seat, bounded [docs/commands.md "brief",
+docs/commands.md "Holds"].
 
-Run at every session start (`--hook`), so it is a fast verb (§6.8): no click, libtmux, tomlkit
-or subprocess, and its cost is O(unread + records). It writes only two things: it deletes pending
-records that got a receipt or lapsed, and it retires the caller's own lapsed holds to
-`holds/lapsed/` (only the issuer's brief does: each lapse is reported to its issuer once).
+Run at every session start (`--hook`), so it is a fast verb [docs/hooks.md "Hook-path performance"]:
+no click, libtmux, tomlkit or subprocess, and its cost is O(unread + records). It writes only two
+things: it deletes pending records that got a receipt or lapsed, and it retires the caller's own
+lapsed holds to `holds/lapsed/` (only the issuer's brief does: each lapse is reported to its issuer
+once).
 """
 
 from __future__ import annotations
@@ -193,7 +195,8 @@ def _pending_sends(
 def _retire_my_lapsed_holds(
     ctx: Ctx, holds: list[Hold], mailboxes: list[str], now: float, limit: int | None
 ) -> Section:
-    """Move my lapsed holds to holds/lapsed/ and report the ones this brief moved [§8].
+    """Move my lapsed holds to holds/lapsed/ and report the ones this brief moved [docs/commands.md
+    "Holds"].
 
     Only as many as the section shows are moved; the rest wait for the next brief. A rename lost to
     a concurrent brief of the same issuer is not reported here: that brief reports it.

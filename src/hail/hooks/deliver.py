@@ -1,4 +1,5 @@
-"""`hail deliver`: the hook run on each prompt and after each tool call [SPEC §6.3].
+"""`hail deliver`: the hook run on each prompt and after each tool call [docs/hooks.md
+"deliver, step by step"].
 
 It claims unread bodies by rename, prints them framed, and gives every claim back when its output
 could not be written, so delivery is at least once under the same id and never doubled. It imports
@@ -36,7 +37,8 @@ class Claims:
 
 
 def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
-    """Take at most 5 messages and about 8 KB, oldest first; the first one always [§6.6]."""
+    """Take at most 5 messages and about 8 KB, oldest first; the first one always
+    [docs/envelope-and-frames.md "Budget"]."""
     claims = Claims()
     used = 0
     stopped = False

@@ -1,6 +1,7 @@
 """What hooks share: is anyone reading stdout, the harness payload, the hook JSON, the error log.
 
-Hooks never fail a session [SPEC §0 principle 3]: `log_error` never raises.
+Hooks never fail a session [docs/hooks.md "Failure handling"]: `log_error` never raises.
+
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ EVENTS = ("UserPromptSubmit", "PostToolUse")
 
 
 def stdout_reaches_nobody() -> bool:
-    """fd 1 closed, or /dev/null: output would be lost, so nothing may be claimed [§6.3]."""
+    """fd 1 closed, or /dev/null: output would be lost, so nothing may be claimed [docs/hooks.md
+    "deliver, step by step"]."""
     try:
         st = os.fstat(1)
     except OSError:
@@ -29,7 +31,8 @@ def stdout_reaches_nobody() -> bool:
 
 
 def available_payload() -> object | None:
-    """The harness's JSON payload, only if it is already on stdin: never waits [§6.2]."""
+    """The harness's JSON payload, only if it is already on stdin: never waits [docs/hooks.md
+    "What deliver reads"]."""
     import select  # only PostToolUse reads the payload: a prompt hook never loads it
 
     try:

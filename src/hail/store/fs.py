@@ -1,4 +1,5 @@
-"""Private files and directories: every directory hail creates is 0700, every file 0600 [SPEC §3.2].
+"""Private files and directories: every directory hail creates is 0700, every file 0600
+[docs/files.md "Layout"].
 
 Modes are set at creation and again with chmod, so a restrictive umask cannot leave state unusable and
 a permissive one cannot expose it. Existing files and directories keep their modes.

@@ -1,4 +1,5 @@
-"""Archiving old mail and sweeping lapsed records: what `hail gc` does, `hail doctor` counts [§11].
+"""Archiving old mail and sweeping lapsed records: what `hail gc` does, `hail doctor` counts
+[docs/commands.md "gc"].
 
 Every message moves the same way, in this order: its line `<id> <YYYY-MM> <mailbox>` is appended
 to `archive/index` (and made durable), then the file is renamed into
@@ -33,7 +34,8 @@ def month_of(t: float) -> str:
 
 @dataclass(frozen=True)
 class Stale:
-    """A claimed message whose receipt is older than the cutoff [§11.1]."""
+    """A claimed message whose receipt is older than the cutoff [docs/commands.md
+    "gc: read mail"]."""
 
     mailbox: str
     id: str
@@ -61,7 +63,8 @@ class BoxScan:
 
 @dataclass(frozen=True)
 class DeletedSeat:
-    """A seat whose bound root no longer exists, with the mailboxes gc would archive [§11.2]."""
+    """A seat whose bound root no longer exists, with the mailboxes gc would archive
+    [docs/commands.md "gc: deleted workspaces"]."""
 
     seat: str
     root: str
@@ -106,7 +109,7 @@ class Scan:
 
 @dataclass(frozen=True)
 class Report:
-    """gc's four counts [§11]."""
+    """gc's four counts [docs/commands.md "gc"]."""
 
     read: int
     mailboxes: int
@@ -188,7 +191,8 @@ def _deleted_seats(store: Store, boxes: dict[str, BoxScan]) -> list[DeletedSeat]
 
 
 def _last_read(store: Store, seat: str, members: list[BoxScan]) -> float:
-    """The newest `hooked` mark, else the newest receipt, else when the seat was bound [§11.2].
+    """The newest `hooked` mark, else the newest receipt, else when the seat was bound
+    [docs/commands.md "gc: deleted workspaces"].
 
     Sub-seats count too: a hook that read one of them read the seat's mail.
     """
@@ -295,7 +299,8 @@ def archive_messages(store: Store, mailbox: str, files: list[tuple[str, str, str
 
 
 def collect(store: Store, now: float, days: int) -> Report:
-    """Run §11.1–11.3 in order. Reads everything first, so one pass sees one state."""
+    """Read mail, deleted workspaces, then holds and records [docs/commands.md "gc"], in order.
+    Reads everything first, so one pass sees one state."""
     plan = scan(store, now, days)
     read = _archive_read(store, plan)
     mailboxes, unread = _archive_deleted(store, plan)

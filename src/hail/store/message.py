@@ -1,4 +1,5 @@
-"""The message file: `key: value` headers, one blank line, the body, one final newline [SPEC §3.3].
+"""The message file: `key: value` headers, one blank line, the body, one final newline
+[docs/files.md "Message file"].
 
 Pure. Parsing is lenient so files of older versions read too.
 """
@@ -91,7 +92,8 @@ def parse(text: str) -> Message:
 
 
 def render_record(pairs: list[tuple[str, str]]) -> str:
-    """A record: header lines only, no blank line, no body [§3.4]. Empty values are kept.
+    """A record: header lines only, no blank line, no body [docs/files.md "Records"]. Empty values
+    are kept.
 
     Values are made one clean line, so none can add a line such as a later `expires:`.
     """

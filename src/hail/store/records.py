@@ -1,4 +1,5 @@
-"""Hold and pending-send records: header lines only, read leniently, newest first [SPEC §3.4, §8]."""
+"""Hold and pending-send records: header lines only, read leniently, newest first [docs/files.md
+"Records", docs/commands.md "Holds"]."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ def _addr(value: str) -> str:
 
 
 class Hold:
-    """A hold record; lapse is a read-time filter that every reader applies alike [§8]."""
+    """A hold record; lapse is a read-time filter that every reader applies alike [docs/commands.md
+    "Holds"]."""
 
     __slots__ = (
         "_lapses",

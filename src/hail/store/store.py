@@ -1,6 +1,7 @@
 """The state root and what spans mailboxes: the id index, receipts, bindings and the archive lookup.
 
-Layout and formats: SPEC §3. Only verbs that write call `ensure()`; readers never create the root.
+Layout and formats: docs/files.md "Layout". Only verbs that write call `ensure()`; readers never
+create the root.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ if TYPE_CHECKING:
 
 
 def state_root(env: Mapping[str, str]) -> str:
-    """`$XDG_STATE_HOME/hail`, else `~/.local/state/hail`, on Linux and macOS alike [§3.1].
+    """`$XDG_STATE_HOME/hail`, else `~/.local/state/hail`, on Linux and macOS alike [docs/files.md
+    "State root"].
 
     The same answer as platformdirs' XDG (Unix) implementation, computed without importing it,
     because this runs on every hook call (a unit test pins the equivalence).
@@ -82,7 +84,7 @@ class Store:
         """Every mailbox directory with a valid name."""
         return sorted(n for n in fs.list_names(self.seats) if parse_mailbox(n) is not None)
 
-    # --- bindings [§1.1] -----------------------------------------------------------------------
+    # --- bindings ---------------------------------------------------------------------------------
 
     def root_file(self, seat: str) -> str:
         return os.path.join(self.seats, seat, "root")
@@ -112,7 +114,7 @@ class Store:
         elif bound != seat.root:
             self.check_binding(seat)
 
-    # --- ids [§2] ------------------------------------------------------------------------------
+    # --- ids --------------------------------------------------------------------------------------
 
     def id_path(self, msg_id: str) -> str:
         return os.path.join(self.ids, msg_id)
@@ -138,7 +140,7 @@ class Store:
             return None
         return target if parse_mailbox(target) is not None else None
 
-    # --- receipts [§3.8] -----------------------------------------------------------------------
+    # --- receipts ---------------------------------------------------------------------------------
 
     def status(self, msg_id: str, *, archive: bool = True) -> Receipt:
         """The receipt of an id: index, then at most four stats; the archive only on a miss."""

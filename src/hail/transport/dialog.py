@@ -1,9 +1,10 @@
 """What a captured agent screen shows: a permission dialog, a queued message, a busy or ready composer.
 
-Pure: screen lines in, a verdict out. The literals are the real TUIs' texts (REAL-CLIENTS.md §2.4,
-§3.7, §5; captures in tests/data/screens) and SPEC §7.2 and §7.4; they live in these tables only,
-because the next release of either TUI may change them. Only the last few non-blank lines count:
-a dialog replaces the composer at the bottom, while history above may quote anything.
+Pure: screen lines in, a verdict out. The literals are the real TUIs' texts [docs/real-clients.md
+"Screen literals"] (captures in tests/data/screens), used as docs/transport.md "Dialog guard" says;
+they live in these tables only, because the next release of either TUI may change them. Only the
+last few non-blank lines count: a dialog replaces the composer at the bottom, while history above
+may quote anything.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from __future__ import annotations
 from hail import policy
 
 #: Text typed into these is discarded and the Enter after it approves (Claude Code), or a typed `y`
-#: approves at once (Codex) [§7.2]. Never a bare word such as `Approve`: Codex prints `Approved`
-#: in its history.
+#: approves at once (Codex) [docs/transport.md "Dialog guard"]. Never a bare word such as `Approve`:
+#: Codex prints `Approved` in its history.
 DIALOG_LITERALS: tuple[str, ...] = (
     # Claude Code 2.x
     "Do you want to proceed",
@@ -34,9 +35,10 @@ DIALOG_LITERALS: tuple[str, ...] = (
     "Allow once",
 )
 
-#: A Codex composer busy in a tool call queues typed text and shows this above its input [§7.4];
-#: the text is submitted later in the same turn. (While Codex waits on the model instead, Enter
-#: submits at once and cuts the reply in progress short: seen on Codex 0.171.)
+#: A Codex composer busy in a tool call queues typed text and shows this above its input
+#: [docs/transport.md "Verification and submit"]; the text is submitted later in the same turn.
+#: (While Codex waits on the model instead, Enter submits at once and cuts the reply in progress
+#: short: seen on Codex 0.171.)
 QUEUE_HINTS: tuple[str, ...] = ("Messages to be submitted after next tool call",)
 
 #: A busy Claude Code shows a submitted line as queued. Claude Code 2.1.332 runs UserPromptSubmit
@@ -66,7 +68,8 @@ def _first_literal(lines: list[str], literals: tuple[str, ...]) -> str | None:
 
 
 def find_dialog(screen: list[str]) -> str | None:
-    """The dialog literal shown in the last 8 non-blank lines, or None [§7.2]."""
+    """The dialog literal shown in the last 8 non-blank lines, or None [docs/transport.md
+    "Dialog guard"]."""
     return _first_literal(screen_tail(screen), DIALOG_LITERALS)
 
 
@@ -76,7 +79,7 @@ def _squeeze(text: str) -> str:
 
 def codex_holding(screen: list[str], id_token: str) -> bool:
     """A busy Codex kept the envelope in its composer: its id is still at the bottom of the screen
-    and the queue hint shows [§7.4]."""
+    and the queue hint shows [docs/transport.md "Verification and submit"]."""
     tail = _squeeze("".join(screen_tail(screen)))
     if _squeeze(id_token) not in tail:
         return False
@@ -105,8 +108,9 @@ def classify(screen: list[str]) -> str:
 
 
 def probe_of(text: str) -> str:
-    """What proves the text reached the screen [§7.4]: the `id:<id>` token of an envelope (an older
-    envelope from the same seat shares its opening characters), else its first 40 non-blank chars."""
+    """What proves the text reached the screen [docs/transport.md "Verification and submit"]: the
+    `id:<id>` token of an envelope (an older envelope from the same seat shares its opening
+    characters), else its first 40 non-blank chars."""
     if text.startswith("[hail "):
         for word in text.split():
             if word.startswith("id:") and len(word) > 3:

@@ -1,4 +1,4 @@
-"""Which tmux panes run an agent, and which seat each pane works in [SPEC §1.2].
+"""Which tmux panes run an agent, and which seat each pane works in [docs/seats.md "Agent panes"].
 
 One `list-panes` call; one `ps` call only when some pane's current command is not already an agent
 (an agent running a tool shows the tool as the current command, so its root process and that

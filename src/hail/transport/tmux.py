@@ -1,4 +1,5 @@
-"""The one adapter to tmux: socket choice, pane listing, capture, literal typing and keys [SPEC §7.1].
+"""The one adapter to tmux: socket choice, pane listing, capture, literal typing and keys
+[docs/transport.md "Socket"].
 
 Every call is `tmux [-S <socket>] -u …` made through libtmux (imported only when a call is made, never
 on the hook path), and every failure becomes a `TmuxError` whose text says what tmux said, so nothing
@@ -16,7 +17,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-#: `list-panes -a -F`: eight tab-separated fields, the path last because it may hold anything [§1.2].
+#: `list-panes -a -F`: eight tab-separated fields, the path last because it may hold anything
+#: [docs/seats.md "Agent panes"].
 PANE_FORMAT = "\t".join(
     (
         "#{pane_id}",
@@ -114,7 +116,8 @@ class Tmux:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Tmux:
-        """HAIL_SOCKET (must be a socket), else $TMUX's socket when it exists, else the default [§7.1]."""
+        """HAIL_SOCKET (must be a socket), else $TMUX's socket when it exists, else the default
+        [docs/transport.md "Socket"]."""
         forced = env.get("HAIL_SOCKET", "")
         if forced:
             if not _is_socket(forced):
@@ -206,13 +209,15 @@ class Tmux:
     # --- writing --------------------------------------------------------------------------------
 
     def type_literal(self, pane: str, text: str, *, cancel_mode: bool) -> None:
-        """Type `text` literally in ONE tmux invocation, leaving copy mode first when asked [§7.3]."""
+        """Type `text` literally in ONE tmux invocation, leaving copy mode first when asked
+        [docs/transport.md "Typing"]."""
         args = self._cancel(pane) if cancel_mode else []
         args += ["send-keys", "-t", pane, "-l", "--", escape_last_semicolon(text)]
         self.run(args)
 
     def send_keys(self, pane: str, keys: list[str], *, cancel_mode: bool) -> None:
-        """Send key names (`Enter`, `C-c`, …), leaving copy mode first when asked [§5.9, §7.4]."""
+        """Send key names (`Enter`, `C-c`, …), leaving copy mode first when asked [docs/commands.md
+        "read, type, keys", docs/transport.md "Verification and submit"]."""
         args = self._cancel(pane) if cancel_mode else []
         args += ["send-keys", "-t", pane, "--", *(escape_last_semicolon(k) for k in keys)]
         self.run(args)

@@ -1,4 +1,5 @@
-"""Typing into an agent's pane: the dialog guard, then type, see it, pause, Enter [SPEC §7.2–§7.5].
+"""Typing into an agent's pane: the dialog guard, then type, see it, pause, Enter [docs/transport.md
+"Dialog guard"].
 
 Nothing else in hail types into a pane. Text is typed once and never cleared or retyped: a retry
 would duplicate the envelope in a composer that was merely slow to draw it. Enter is pressed only
@@ -21,7 +22,8 @@ from hail.transport.tmux import Tmux, TmuxError
 
 @dataclass(frozen=True)
 class WakeResult:
-    """What reached the pane. `reason` is the §7.5 text when the send is not complete, else ""."""
+    """What reached the pane. `reason` is the exit-5 reason [docs/transport.md "Exit-5 reasons"]
+    when the send is not complete, else ""."""
 
     typed: bool
     submitted: bool
@@ -41,7 +43,8 @@ def dialog_message(pane: str) -> str:
 
 
 def guard_dialog(tmux: Tmux, pane: str) -> None:
-    """Raise DialogError when the pane's screen ends in a permission or approval dialog [§7.2].
+    """Raise DialogError when the pane's screen ends in a permission or approval dialog
+    [docs/transport.md "Dialog guard"].
 
     A pane that cannot be captured is not judged here: typing into it fails next and is reported
     as an exit-5 reason, after the message is safely in the inbox.
@@ -55,7 +58,8 @@ def guard_dialog(tmux: Tmux, pane: str) -> None:
 
 
 def submit_pause(chars: int) -> float:
-    """How long the text must sit before Enter stops counting as part of its paste [§7.4]."""
+    """How long the text must sit before Enter stops counting as part of its paste
+    [docs/transport.md "Verification and submit"]."""
     return max(policy.SUBMIT_PAUSE_MIN, policy.SUBMIT_PAUSE_PER_CHAR * chars)
 
 
@@ -135,12 +139,14 @@ def _codex_holds(tmux: Tmux, pane: str, probe: str) -> bool:
 
 def type_text(tmux: Tmux, pane: str, text: str) -> bool:
     """`hail type`: type one line literally without Enter; True once its first 40 non-blank
-    characters show on the screen [§5.9]. TmuxError when typing fails."""
+    characters show on the screen [docs/commands.md "read, type, keys"]. TmuxError when typing
+    fails."""
     tmux.type_literal(pane, text, cancel_mode=tmux.in_mode(pane))
     probe = "".join(text.split())[: policy.TYPE_PROBE_CHARS]
     return wait_seen(tmux, pane, probe)
 
 
 def press_keys(tmux: Tmux, pane: str, keys: list[str]) -> None:
-    """`hail keys`: send key names, leaving copy or view mode first [§5.9]."""
+    """`hail keys`: send key names, leaving copy or view mode first [docs/commands.md
+    "read, type, keys"]."""
     tmux.send_keys(pane, keys, cancel_mode=tmux.in_mode(pane))
