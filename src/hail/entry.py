@@ -60,6 +60,11 @@ def fail(err: HailError) -> int:
 
 
 def internal(exc: BaseException) -> int:
+    from hail.sandbox import denied_write
+
+    denied = denied_write(exc)  # a sandbox, not a bug: say how to get out of it
+    if denied is not None:
+        return fail(HailError(denied))
     return fail(HailError(f"internal error: {exc}; please report it"))
 
 
@@ -84,7 +89,7 @@ def parse(args: list[str]) -> Run:
 
 
 def parse_send(args: list[str]) -> SendArgs:
-    """`<target> <kind> [headline]` and the send options, in any order; validated."""
+    """`<target> <kind> [headline [body]]` and the send options, in any order; validated."""
     from hail.commands import send
 
     # Arguments are bytes the shell passed: invalid UTF-8 is replaced, as it is on stdin.
@@ -94,8 +99,8 @@ def parse_send(args: list[str]) -> SendArgs:
     pos = p.positional
     if not pos:
         raise UsageError(f"missing argument: the target seat{argv.PARSER_TAIL}")
-    if len(pos) > 3:
-        raise UsageError(f"unexpected argument '{pos[3]}' after the headline")
+    if len(pos) > 4:
+        raise UsageError(f"unexpected argument '{pos[4]}' after the body")
     parsed = send.SendArgs(
         target=pos[0],
         kind=pos[1] if len(pos) > 1 else None,
@@ -106,6 +111,7 @@ def parse_send(args: list[str]) -> SendArgs:
         no_submit="--no-submit" in p.flags,
         force="--force" in p.flags,
         no_wake="--no-wake" in p.flags,
+        body=pos[3] if len(pos) > 3 else None,
     )
     send.validate(parsed)
     return parsed
@@ -135,7 +141,8 @@ def refuse_legacy_flags(args: list[str]) -> None:
             )
         if name == "--body":
             raise UsageError(
-                f"--body is not an option: the body goes on stdin after the headline line. {usage}"
+                "--body is not an option: the body goes on stdin after the headline line,"
+                f" or in the argument after the headline. {usage}"
             )
 
 

@@ -37,7 +37,11 @@ hail send — a message to another agent's seat
 
   hail <seat> <kind> '<headline>'            headline as an argument; stdin, if any, is the body
   hail <seat> <kind> <<'EOF'                 heredoc: the headline on the first line, the body after it
+  hail <seat> <kind> '<headline>' '<body>'   the body as the argument after the headline (any lines)
   hail send <seat> <kind> '<headline>'       the same, spelled out
+
+In Codex, hail runs outside the sandbox (hail setup's rule) only as a command of its own: no
+heredoc, pipe, && or bash -lc. There, give the body as the quoted argument after the headline.
 
 Quote the heredoc delimiter (<<'EOF') so backticks, $() and quotes arrive byte for byte.
 
@@ -56,7 +60,8 @@ Options
   --force          skip the dialog guard (only after hail read <seat> 10)
   --no-wake        write the message, type nothing (exit 5)
 
---kind and --body are refused: the kind is the word after the seat, the body goes on stdin.
+--kind and --body are refused: the kind is the word after the seat, the body goes on stdin or after
+the headline.
 
 The headline is one line: control characters are dropped, tabs and line breaks become spaces.
 Over the cap (HAIL_ENVELOPE_MAX, default 400 characters) an ask or fyi is folded at a sentence or word

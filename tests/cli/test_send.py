@@ -229,7 +229,10 @@ def test_a_mistyped_verb_with_an_argument_points_at_hail_help(world: World) -> N
 # --- --kind and --body ----------------------------------------------------------------------------
 
 KIND_REFUSAL = f"--kind is not an option: the kind is the word after the seat ({KINDS}). {USAGE}"
-BODY_REFUSAL = f"--body is not an option: the body goes on stdin after the headline line. {USAGE}"
+BODY_REFUSAL = (
+    "--body is not an option: the body goes on stdin after the headline line,"
+    f" or in the argument after the headline. {USAGE}"
+)
 
 
 @pytest.mark.parametrize(
@@ -541,8 +544,9 @@ RE_REFUSED = (
         (("fyi", "x", "--scope", "two\nlines"), "--scope must be one line"),
         (("fyi", "x", "--scope", "carriage\rreturn"), "--scope must be one line"),
         (("fyi", "x", "--scope", "s" * 201), "--scope is 201 characters; at most 200"),
-        (("fyi", "x", "y"), "unexpected argument 'y' after the headline"),
-        (("fyi", "--", "-x", "-y"), "unexpected argument '-y' after the headline"),
+        (("fyi", "x", "y", "z"), "unexpected argument 'z' after the body"),
+        (("fyi", "--", "-x", "-y", "-z"), "unexpected argument '-z' after the body"),
+        (("hold", "x", "a body"), "a hold has no body: it is complete in its headline (at most 160 characters); drop the body, or send an ask or fyi"),
     ],
 )  # fmt: skip
 def test_bad_send_arguments_are_refused_before_anything_is_written(
@@ -1167,3 +1171,31 @@ def test_a_span_with_a_leading_zero_is_still_a_positive_integer(world: World) ->
     know(world, "worker")
     proc = world.run("worker", "hold", "x", "--for", "03h", "--no-wake")
     assert proc.returncode == 5, proc.stderr
+
+
+# --- a body as the argument after the headline ---------------------------------------------------
+
+
+def test_a_body_can_follow_the_headline_as_one_argument_of_many_lines(world: World) -> None:
+    """Codex runs a heredoc inside its sandbox, where hail cannot write; a quoted argument of
+    several lines is a command hail's Codex rule lets out, so the body can ride there."""
+    know(world, "worker")
+    body = "line one with $HOME and `ticks` kept\n\nline three"
+    r = world.run("worker", "ask", "review the parser", "\n" + body + "\n", "--no-wake")
+    assert r.returncode == 5, r.stderr
+    headers, stored_body = stored(world, id_of(r.stdout))
+    assert headers["ask"] == "review the parser"
+    assert stored_body == body
+
+
+def test_a_body_argument_and_a_body_on_stdin_are_refused_and_nothing_is_written(
+    world: World,
+) -> None:
+    know(world, "worker")
+    before = snapshot(world.state)
+    only_error(
+        world.run("worker", "ask", "headline", "body", "--no-wake", stdin="another body\n"),
+        1,
+        "two bodies: one after the headline and one on stdin; send one of them",
+    )
+    assert snapshot(world.state) == before

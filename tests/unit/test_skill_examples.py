@@ -126,7 +126,7 @@ def test_the_checker_accepts_valid_lines(line: str) -> None:
         "hail api-1b done 'x'",
         "hail api-1b --kind ask 'x'",
         "hail api-1b ask 'x' --body y",
-        "hail api-1b ask one two",
+        "hail api-1b ask one two three",
         "hail api-1b ask",
         "hail api-1b announce <<'EOF'",
         "hail api-1b release 'x'",

@@ -136,8 +136,9 @@ def _check_seat(ctx: Ctx, out: _Lines) -> Seat | None:
 
 def _check_tmux(ctx: Ctx, seat: Seat | None, out: _Lines) -> Panes | None:
     """The pane list, or None when tmux cannot be reached (then no pane-based notes)."""
+    from hail.sandbox import socket_refused
     from hail.transport.panes import survey
-    from hail.transport.tmux import SocketError, Tmux
+    from hail.transport.tmux import SocketError, Tmux, default_socket
 
     try:
         tmux = Tmux.from_env(ctx.env)
@@ -150,7 +151,10 @@ def _check_tmux(ctx: Ctx, seat: Seat | None, out: _Lines) -> Panes | None:
     try:
         panes = survey(tmux, ctx.env, ctx.home)
     except HailError as e:
-        out.say("FIX", f"tmux ({tmux.source}): {e.message}; start tmux or set HAIL_SOCKET")
+        refused = socket_refused(tmux.socket or default_socket(ctx.env))
+        out.say(
+            "FIX", refused or f"tmux ({tmux.source}): {e.message}; start tmux or set HAIL_SOCKET"
+        )
         return None
     agents = sum(1 for p in panes.panes if p.agent)
     out.say("ok", f"tmux ({tmux.source}): {len(panes.panes)} panes, {agents} agents")

@@ -38,6 +38,7 @@ class SendArgs:
     """A parsed send command line."""
 
     __slots__ = (
+        "body",
         "force",
         "headline",
         "kind",
@@ -60,8 +61,10 @@ class SendArgs:
         no_submit: bool = False,
         force: bool = False,
         no_wake: bool = False,
+        body: str | None = None,
     ) -> None:
         self.target = target
+        self.body = body
         self.kind = kind
         self.headline = headline
         self.re = re
@@ -173,6 +176,20 @@ def split_input(headline_arg: str | None, stdin_text: str | None) -> tuple[str, 
         rest = rest[1:]
     rest = rest.rstrip("\n")
     return first, rest or None
+
+
+def with_body_argument(argument: str | None, stdin_body: str | None) -> str | None:
+    """The body given as the argument after the headline, if any, else stdin's.
+
+    Codex lets hail out of its sandbox only for a command of its own, which a heredoc is not; there
+    a body can only be a (quoted, possibly multi-line) argument.
+    """
+    if argument is None:
+        return stdin_body
+    if stdin_body is not None:
+        raise UsageError("two bodies: one after the headline and one on stdin; send one of them")
+    body = argument.strip("\n")
+    return body if body.strip() else None
 
 
 def compose(kind: str, raw_headline: str, body: str | None, cap: int) -> Draft:
@@ -319,6 +336,15 @@ def not_woken_tail(ctx: Ctx, to: Route) -> str:
     )
 
 
+def not_typed_reason(ctx: Ctx, to: Route, tmux: Tmux | None) -> str:
+    """Why nothing was typed: the route's reason, or why tmux did not answer (a sandbox, say)."""
+    if tmux is not None:
+        return to.reason or "no tmux server"
+    from hail.transport.tmux import unreachable_reason
+
+    return unreachable_reason(ctx.env)
+
+
 def report_not_woken(ctx: Ctx, to: Route, verb: str, reason: str) -> int:
     note(f"delivered to {to.mailbox}'s inbox; not {verb} ({reason}){not_woken_tail(ctx, to)}")
     return NOT_WOKEN
@@ -333,6 +359,7 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
     kind, scope, span = validate(a)
     addr = parse_target(a.target)  # refused before anything is written, the binding included
     raw_headline, body = split_input(a.headline, stdin_text)
+    body = with_body_argument(a.body, body)
     draft = compose(kind, raw_headline, body, ctx.cap)
     seat = ctx.require_seat()
     tmux, panes = survey_panes(ctx)
@@ -363,7 +390,7 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
     if a.no_wake:
         return report_not_woken(ctx, to, "typed", "--no-wake")
     if wake_pane is None or tmux is None:
-        return report_not_woken(ctx, to, "typed", to.reason or "no tmux server")
+        return report_not_woken(ctx, to, "typed", not_typed_reason(ctx, to, tmux))
     head = envelope.Head(
         kind, who.signature, who.primary, msg_id, draft.headline, a.re or "", scope, until
     )

@@ -94,6 +94,20 @@ def default_socket(env: Mapping[str, str]) -> str:
     return os.path.join(base, f"tmux-{os.getuid()}", "default")
 
 
+def unreachable_reason(env: Mapping[str, str]) -> str:
+    """Why no tmux server answered: a socket this process may not connect to (a sandbox), or none.
+
+    Called only after tmux failed, so the extra connection attempt costs a working send nothing.
+    """
+    from hail.sandbox import socket_refused
+
+    inherited = env.get("TMUX", "").split(",", 1)[0]
+    for path in (env.get("HAIL_SOCKET", ""), inherited, default_socket(env)):
+        if path and _is_socket(path):
+            return socket_refused(path) or "no tmux server"
+    return "no tmux server"
+
+
 def _is_socket(path: str) -> bool:
     try:
         return stat.S_ISSOCK(os.stat(path).st_mode)
