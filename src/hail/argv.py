@@ -39,6 +39,8 @@ REMOVED["hello"] = REMOVED["name"]
 SEND_VALUED = ("--re", "--scope", "--for")
 SEND_FLAGS = ("--no-submit", "--force", "--no-wake")
 SEND_REFUSED = ("--kind", "--body")
+#: `ask --wait [S]`: its value is optional, so it is taken out before the send's parse.
+SEND_WAIT = "--wait"
 
 _HELP_FLAGS = ("-h", "--help")
 
@@ -64,7 +66,7 @@ def early(args: list[str]) -> tuple[str, list[str]]:
         raise UsageError(REMOVED[first].format(w=first))
     if first in VERBS:
         return first, args[1:]
-    if first.split("=", 1)[0] in (*SEND_VALUED, *SEND_FLAGS, *SEND_REFUSED):
+    if first.split("=", 1)[0] in (*SEND_VALUED, *SEND_FLAGS, *SEND_REFUSED, SEND_WAIT):
         return "send", args
     if first.startswith("-"):
         raise UsageError(f"no such option: {first}{PARSER_TAIL}")

@@ -95,6 +95,11 @@ def parse_send(args: list[str]) -> SendArgs:
     # Arguments are bytes the shell passed: invalid UTF-8 is replaced, as it is on stdin.
     args = [from_argv(arg) for arg in args]
     refuse_legacy_flags(args)
+    wait, wait_timeout = False, None
+    if any(arg.partition("=")[0] == argv.SEND_WAIT for arg in args):
+        from hail.commands.converse import take_wait_option
+
+        args, wait, wait_timeout = take_wait_option(args)
     p = argv.parse(args, argv.SEND_VALUED, argv.SEND_FLAGS)
     pos = p.positional
     if not pos:
@@ -112,6 +117,8 @@ def parse_send(args: list[str]) -> SendArgs:
         force="--force" in p.flags,
         no_wake="--no-wake" in p.flags,
         body=pos[3] if len(pos) > 3 else None,
+        wait=wait,
+        wait_timeout=wait_timeout,
     )
     send.validate(parsed)
     return parsed
@@ -163,7 +170,7 @@ def _run_send(args: SendArgs) -> int:
 class FastCall:
     """A parsed hook or receipt verb line: what `_run_fast` needs, nothing run yet."""
 
-    __slots__ = ("all_", "any_", "event", "fmt", "hook", "ids", "timeout")
+    __slots__ = ("all_", "any_", "event", "fmt", "hook", "ids", "reply", "timeout")
 
     def __init__(self) -> None:
         self.fmt: str | None = None
@@ -171,8 +178,9 @@ class FastCall:
         self.all_ = False
         self.hook = False
         self.ids: list[str] = []
-        self.timeout = 0.0
+        self.timeout: float | None = None
         self.any_ = False
+        self.reply = False
 
 
 def parse_fast(verb: str, args: list[str]) -> FastCall:
@@ -191,13 +199,15 @@ def parse_fast(verb: str, args: list[str]) -> FastCall:
         call.all_, call.hook = "--all" in p.flags, "--hook" in p.flags
     elif verb == "sent":
         p = argv.parse(args, (), ())
-        if len(p.positional) != 1:
-            raise UsageError(f"sent takes one message id{argv.PARSER_TAIL}")
+        if not p.positional:
+            raise UsageError(f"sent takes one or more message ids{argv.PARSER_TAIL}")
         call.ids = p.positional
     else:
-        p = argv.parse(args, ("--timeout",), ("--any",))
+        p = argv.parse(args, ("--timeout",), ("--any", "--reply"))
         call.ids, call.any_ = p.positional, "--any" in p.flags
-        call.timeout = _timeout(p.values.get("--timeout"))
+        call.reply = "--reply" in p.flags
+        given = p.values.get("--timeout")
+        call.timeout = None if given is None else _timeout(given)
     return call
 
 
@@ -217,16 +227,18 @@ def _run_fast(verb: str, call: FastCall) -> int:
     from hail.commands import receive
     from hail.context import Ctx
 
+    ctx = Ctx.from_env()
     if verb == "sent":
-        return receive.sent(Ctx.from_env(), call.ids[0])
-    return receive.await_(Ctx.from_env(), call.ids, call.timeout, any_=call.any_)
+        return receive.sent(ctx, call.ids)
+    from hail.commands import converse
+
+    if call.reply:
+        return converse.await_replies(ctx, call.ids, call.timeout, any_=call.any_)
+    timeout = converse.default_timeout(ctx) if call.timeout is None else call.timeout
+    return receive.await_(ctx, call.ids, timeout, any_=call.any_)
 
 
-def _timeout(value: str | None) -> float:
-    from hail import policy
-
-    if value is None:
-        return policy.AWAIT_DEFAULT_TIMEOUT
+def _timeout(value: str) -> float:
     try:
         seconds = float(value)
     except ValueError:

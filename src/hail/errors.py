@@ -9,6 +9,8 @@ from __future__ import annotations
 OK = 0
 #: A send that is in the inbox but was not typed or not submitted (docs/commands.md "Send report").
 NOT_WOKEN = 5
+#: A wait for a reply that would close a cycle of waits: refused at once (code 6).
+WAIT_CYCLE = 6
 
 
 class HailError(Exception):
@@ -48,3 +50,9 @@ class DialogError(HailError):
     """The target pane shows a permission or approval dialog; nothing was written (exit 4)."""
 
     exit_code = 4
+
+
+class WaitCycleError(HailError):
+    """Waiting for this reply would close a cycle of seats waiting on each other (exit 6)."""
+
+    exit_code = WAIT_CYCLE

@@ -9,8 +9,10 @@ hail — messages between coding agents on one machine
 Send
   hail <seat> <kind> '<headline>'          kinds: ask fyi announce hold release
   hail <seat> <kind> <<'EOF'               headline on the first line, body after it
-  sent <id>                                receipt: delivered, injected, read or inline
+  hail <seat> ask --wait '<headline>'      ask, then wait for the reply (hail help talk)
+  sent <id>...                             receipt: delivered, injected, read or inline; replies
   await <id>... [--timeout S] [--any]      wait for receipts
+  await --reply <id>... [--timeout S]      wait for the replies to my asks, print them
 Receive
   inbox [--peek] [--all]                   print (and claim) my unread messages
   show <id>                                print any message by id
@@ -29,7 +31,7 @@ Tool
   gc [--days N]                            archive old read mail
   demo                                     a real end-to-end run on a scratch tmux server
   version [--json]                         hail's version
-  help [topic]                             topics: send kinds receive seats panes setup state
+  help [topic]                             topics: send kinds talk receive seats panes setup state
 """
 
 SEND = """\
@@ -59,6 +61,7 @@ Options
   --no-submit      type the envelope, do not press Enter
   --force          skip the dialog guard (only after hail read <seat> 10)
   --no-wake        write the message, type nothing (exit 5)
+  --wait [S]       (ask) then wait up to S seconds for the reply and print it (hail help talk)
 
 --kind and --body are refused: the kind is the word after the seat, the body goes on stdin or after
 the headline.
@@ -74,10 +77,50 @@ Exit codes
   3  seat problem: no seat here, a bad name, a shared seat addressed bare, a pane that is gone
   4  the pane shows a permission dialog; nothing written. Read it, resolve it, resend
   5  in the inbox but not typed or not submitted: do not resend, it is delivered
+  6  (--wait) not waiting: the seat you ask is waiting for your answer; answer it first
 
 Receipts
-  hail sent <id>                      unknown, delivered, or injected|read|inline <time>
+  hail sent <id>...                   unknown, delivered, or injected|read|inline <time> [replied <id>...]
   hail await <id>... [--timeout S] [--any]   wait until each id (or any) has a receipt; exit 1 on timeout
+"""
+
+TALK = """\
+hail talk — delegate, wait for the answer, answer an ask
+
+A reply is any message sent with --re <id>. A reply to an ask your seat sent wakes you like an
+ask, whatever its kind: it is typed into your pane when you are idle, or arrives with your next
+tool call. Its envelope shows re:<id>.
+
+Delegate and wait: ask, then wait for the reply in the same command; the id comes first, then the
+reply, framed as hail inbox prints it.
+  hail worker ask --wait 'Is the migration safe to run twice? Reply with --re'
+  hail worker ask --wait 60 'Review src/auth.ts; reply GO or NO-GO with --re'
+
+Delegate and carry on: ask, keep working, and look for the answer later.
+  hail worker ask 'Review src/auth.ts; reply GO or NO-GO with --re'
+  hail sent 1006T171200-a3f1
+  hail await --reply 1006T171200-a3f1 --timeout 60
+
+Answer an ask: reply to its reply: seat with --re set to its id; a verdict leads the headline.
+  hail boss fyi --re 1006T171200-a3f1 'GO: safe to run twice'
+  hail boss ask --re 1006T171200-a3f1 'Which migration: 0042 or 0043?'
+
+Waiting
+  hail await --reply <id>... [--timeout S] [--any]
+      Waits until a reply to each ask (or any) is in my seat, claims it (receipt read) and prints
+      it framed; exit 0. After S seconds (default 90; 8 under Codex, whose commands hand the turn
+      back after 10 s) it exits 1: the reply still arrives by the hooks. Do not resend.
+  hail <seat> ask --wait [S] '<headline>'
+      The send's exit code, then the wait's once the ask is in the inbox: 0 the reply is printed,
+      1 no reply within S, 6 not waiting (see below); 2, 3, 4 the send refused (nothing to wait
+      for); 5 with no wait when the chain of replies reached its cap.
+
+Waits never cross. A wait that would close a cycle (you wait for a seat that waits for you,
+directly or through other seats) returns at once with exit 6 and names the ask to answer first.
+
+Replies cannot ping-pong forever. After 8 replies in a row (a --re of a --re …) with no
+person's prompt in either pane, hail still files the next one but wakes nobody and says so
+(exit 5). A person's prompt in either pane starts the count again.
 """
 
 KINDS = """\
@@ -164,6 +207,8 @@ State lives in $XDG_STATE_HOME/hail (default ~/.local/state/hail), mode 0700:
   seats/<mailbox>/pending/        my sends without a receipt yet
   holds/                          holds in effect
   ids/                            the id index
+  replies/<ask id>/               the replies each message got
+  waits/                          waits for replies in progress (one record per waiting process)
   archive/                        gc output
 
   hail gc [--days N]   archive read mail older than N days (default 90), and the mailboxes of
@@ -179,12 +224,14 @@ Environment
   CODEX_HOME            the Codex config directory (default ~/.codex)
 
 Exit codes: 0 ok; 1 usage or state error; 2 control headline over the cap; 3 seat problem;
-4 permission dialog on the pane; 5 in the inbox but not typed or submitted (do not resend).
+4 permission dialog on the pane; 5 in the inbox but not typed or submitted (do not resend);
+6 not waiting for a reply: the other seat is waiting for yours (answer it first).
 """
 
 TOPICS = {
     "send": SEND,
     "kinds": KINDS,
+    "talk": TALK,
     "receive": RECEIVE,
     "seats": SEATS,
     "panes": PANES,
@@ -195,6 +242,10 @@ TOPICS = {
 ALIASES = {
     "sent": "send",
     "await": "send",
+    "reply": "talk",
+    "replies": "talk",
+    "wait": "talk",
+    "conversations": "talk",
     "kind": "kinds",
     "ask": "kinds",
     "fyi": "kinds",

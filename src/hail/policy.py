@@ -80,9 +80,26 @@ PS_TIMEOUT = 10.0
 READ_DEFAULT_LINES = 50
 TYPE_PROBE_CHARS = 40
 
-#: await polls the filesystem at this interval; default wait.
+#: await polls the filesystem at this interval.
 AWAIT_POLL_SECONDS = 0.1
-AWAIT_DEFAULT_TIMEOUT = 600.0
+#: An agent runs `await` and `ask --wait` as a tool call, and a wait must end before the tool call
+#: does, so it can say that the answer still arrives by the hooks. Claude Code's Bash tool stops a
+#: command after 120 s unless the model asks for more; 90 s leaves room for the send before an
+#: `ask --wait` (typing waits up to 10 s to see the envelope) and for a slow start.
+AWAIT_DEFAULT_TIMEOUT = 90.0
+#: Codex's exec_command hands the turn back to the model after `yield_time_ms` (10 s unless the
+#: model asks for up to 30 s) and leaves the command running: a reply claimed after that reaches
+#: the model only if it polls the session. So under Codex the default wait ends inside 10 s, and
+#: a later reply wakes the agent the usual way (typed when it is idle, or with its next tool call).
+AWAIT_DEFAULT_TIMEOUT_CODEX = 8.0
+#: A waiting process refreshes its record in `waits/` this often; a record not refreshed for
+#: WAIT_STALE_SECONDS belongs to a process that is gone (killed at its tool call's limit).
+WAIT_HEARTBEAT_SECONDS = 1.0
+WAIT_STALE_SECONDS = 5.0
+#: Replies in a row (a `--re` of a `--re` …) with no person's prompt in either pane in between,
+#: before hail stops waking anyone: two agents must not answer each other's answers forever,
+#: and a real exchange rarely needs more than a few rounds before its person looks in.
+REPLY_CHAIN_MAX = 8
 
 #: gc archives what is older than this many days by default.
 GC_DEFAULT_DAYS = 90

@@ -84,7 +84,9 @@ def test_pages_carry_the_required_content(world: World) -> None:
 def test_unknown_topics_and_pageless_words_exit_1(world: World) -> None:
     r = world.run("help", "bogus")
     assert r.returncode == 1
-    assert "no help for 'bogus'. Topics: send kinds receive seats panes setup state" in r.stderr
+    assert (
+        "no help for 'bogus'. Topics: send kinds talk receive seats panes setup state" in r.stderr
+    )
     r = world.run("worker", "--help")
     assert r.returncode == 1 and "no help for 'worker'" in r.stderr
 

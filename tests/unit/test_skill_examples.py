@@ -190,6 +190,12 @@ def test_the_skill_has_the_front_matter_skills_load() -> None:
         "hail sent ",
         "hail await ",
         "hail show ",
+        "ask --wait",
+        "hail await --reply",
+        "Delegate and wait",
+        "Delegate and carry on",
+        "Answer an ask",
+        "exits 6",
     ],
 )
 def test_the_skill_teaches(phrase: str) -> None:
@@ -198,7 +204,7 @@ def test_the_skill_teaches(phrase: str) -> None:
 
 def test_the_skill_explains_every_exit_code() -> None:
     text = SKILL.read_text()
-    for code in range(6):
+    for code in range(7):
         assert re.search(rf"^\| {code} \|", text, re.M), f"exit code {code}"
 
 

@@ -4,7 +4,7 @@ Everything is private and thrown away: its own tmux server (`tmux -L hail-demo-<
 sockets under a temporary TMUX_TMPDIR), its own HOME and XDG_STATE_HOME. It never talks to the
 user's tmux server or reads their hail state. The sends and the hook are the real `hail` entry
 point, so the demo shows exactly what a send does: body first, envelope typed and seen, Enter,
-the hook injecting the body, the receipt, a reply and `await` returning.
+the hook injecting the body, the receipt, a reply waking the asker and `await --reply` returning.
 """
 
 from __future__ import annotations
@@ -228,9 +228,11 @@ def _run(s: Scratch) -> None:
     reply_id = _id_of(_checked(reply, "hail boss fyi"))
     emit(f"   {reply.stdout.strip()}")
     _show([ln for ln in s.screen("boss") if f"id:{reply_id}" in ln][:1])
-    _step(6, f"boss waits for the reply to be read: hail await {reply_id}")
-    waited = s.hail("boss", "await", reply_id, "--timeout", str(int(STEP_TIMEOUT)))
-    emit(f"   {_checked(waited, 'hail await').strip()}")
+    emit("   a reply to boss's ask wakes boss like an ask, even as an fyi: it was typed there")
+    _step(6, f"boss asks for the answer to its ask: hail await --reply {msg_id}")
+    waited = s.hail("boss", "await", "--reply", msg_id, "--timeout", str(int(STEP_TIMEOUT)))
+    _show(_checked(waited, "hail await --reply").splitlines())
+    emit(f"   boss: hail sent {msg_id}  →  {receipt()}")
     emit("")
 
 

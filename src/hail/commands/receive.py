@@ -25,9 +25,19 @@ from hail.store.store import Receipt, Store
 # --- sent -----------------------------------------------------------------------------------------
 
 
-def sent(ctx: Ctx, msg_id: str) -> int:
-    """One line: `unknown`, `delivered` or `<how> <iso>`; always exit 0."""
-    emit(ctx.store.status(msg_id).line())
+def sent(ctx: Ctx, msg_ids: list[str]) -> int:
+    """Per id: `unknown`, `delivered` or `<how> <iso>`, then `replied <id>…` once an answer exists.
+
+    One id prints its line alone, as it always did; several prefix each line with its id. Exit 0.
+    """
+    from hail.store.conversation import replies_of
+
+    for msg_id in msg_ids:
+        line = ctx.store.status(msg_id).line()
+        answers = [r for r, box in replies_of(ctx.store, msg_id) if ctx.store.lookup(r) == box]
+        if answers:
+            line += " replied " + " ".join(answers)
+        emit(line if len(msg_ids) == 1 else f"{msg_id} {line}")
     return 0
 
 
@@ -166,6 +176,14 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     if not items:
         emit("(inbox empty)")
         return 0
+    write_claimed(items, claims, "the inbox", "run hail inbox again")
+    return 0
+
+
+def write_claimed(
+    items: list[_Shown], claims: list[tuple[Mailbox, str]], what: str, then: str
+) -> None:
+    """Print the messages framed; when that fails, give every claim back and say so."""
     try:
         _write(_framed(items))
     except OSError as exc:
@@ -174,10 +192,8 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
         if isinstance(exc, BrokenPipeError):
             raise
         raise StateError(
-            f"could not write the inbox ({exc.strerror or exc}); nothing was claimed: "
-            "run hail inbox again"
+            f"could not write {what} ({exc.strerror or exc}); nothing was claimed: {then}"
         ) from None
-    return 0
 
 
 def show(ctx: Ctx, msg_id: str) -> int:

@@ -48,6 +48,8 @@ class SendArgs:
         "scope",
         "span",
         "target",
+        "wait",
+        "wait_timeout",
     )
 
     def __init__(
@@ -62,6 +64,8 @@ class SendArgs:
         force: bool = False,
         no_wake: bool = False,
         body: str | None = None,
+        wait: bool = False,
+        wait_timeout: float | None = None,
     ) -> None:
         self.target = target
         self.body = body
@@ -73,6 +77,20 @@ class SendArgs:
         self.no_submit = no_submit
         self.force = force
         self.no_wake = no_wake
+        self.wait = wait
+        self.wait_timeout = wait_timeout
+
+
+class Filed:
+    """What the pipeline filed, for a wait that follows it (`ask --wait`)."""
+
+    __slots__ = ("asker", "capped", "id", "to")
+
+    def __init__(self) -> None:
+        self.id = ""
+        self.asker = ""
+        self.to = ""
+        self.capped = False
 
 
 class Draft:
@@ -148,6 +166,8 @@ def validate(a: SendArgs) -> tuple[str, str, int | None]:
     validate_re(a.re)
     if kind == "release" and not a.re:
         raise UsageError("release needs --re <hold id>; hail brief lists holds in effect")
+    if a.wait and kind != "ask":
+        raise UsageError(f"--wait applies to an ask, not {kind}: only an ask expects a reply")
     span: int | None = None
     if a.span is not None:
         if kind != "hold":
@@ -270,6 +290,7 @@ def post(
     a: SendArgs,
     scope: str,
     span: int | None,
+    extra: dict[str, str] | None = None,
 ) -> tuple[str, str]:
     """Reserve the id and write the message durably; returns (id, until)."""
     now = ctx.now()
@@ -291,6 +312,7 @@ def post(
         "scope": scope,
         "until": until,
         "ask": draft.headline,
+        **(extra or {}),
     }
     body = draft.body if draft.body is not None else draft.headline
     control = kind in policy.CONTROL_KINDS
@@ -354,7 +376,20 @@ def report_not_woken(ctx: Ctx, to: Route, verb: str, reason: str) -> int:
 
 
 def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
+    """The pipeline, then with `--wait` the wait for the reply, whose exit code replaces the send's
+    once the ask is in the inbox (0 or 5); a send refused before filing returns its own code."""
+    filed = Filed()
+    code = file_and_wake(ctx, a, stdin_text, filed)
+    if a.wait and filed.id and not filed.capped and code in (0, NOT_WOKEN):
+        from hail.commands import converse
+
+        return converse.after_send(ctx, filed.asker, filed.id, filed.to, a.wait_timeout)
+    return code
+
+
+def file_and_wake(ctx: Ctx, a: SendArgs, stdin_text: str | None, filed: Filed) -> int:
     from hail import route as routing
+    from hail.store import conversation
 
     kind, scope, span = validate(a)
     addr = parse_target(a.target)  # refused before anything is written, the binding included
@@ -370,13 +405,18 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
     to = routing.route(ctx, a.target, addr, panes)
     if kind == "release" and a.re:
         check_release(ctx, a.re)
-    quiet = is_quiet(ctx, kind, to.mailbox)
-    wake_pane = None if a.no_wake or quiet else to.wake
+    thread = conversation.thread_of(ctx.store, a.re, who.primary, to.mailbox)
+    quiet = is_quiet(ctx, kind, to.mailbox) and not thread.is_reply  # a reply wakes its asker
+    capped = not quiet and thread.capped(kind)
+    wake_pane = None if a.no_wake or quiet or capped else to.wake
     if wake_pane is not None and tmux is not None and not a.force:
         from hail.transport.wake import guard_dialog
 
         guard_dialog(tmux, wake_pane.id)
-    msg_id, until = post(ctx, kind, who, to, draft, a, scope, span)
+    msg_id, until = post(ctx, kind, who, to, draft, a, scope, span, thread.headers())
+    if thread.parent is not None and a.re:
+        conversation.record_reply(ctx.store, a.re, msg_id, to.mailbox)
+    filed.id, filed.asker, filed.to, filed.capped = msg_id, who.primary, to.mailbox, capped
     if kind not in policy.CONTROL_KINDS and not quiet:
         record_pending(ctx, who, to, msg_id, kind, draft.headline)
     emit(f"id={msg_id}")
@@ -387,6 +427,8 @@ def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
             "(an fyi never interrupts; an ask or announce does)"
         )
         return 0
+    if capped:
+        return report_not_woken(ctx, to, "typed", conversation.capped_reason(thread.chain))
     if a.no_wake:
         return report_not_woken(ctx, to, "typed", "--no-wake")
     if wake_pane is None or tmux is None:

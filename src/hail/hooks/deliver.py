@@ -87,13 +87,14 @@ def deliver(fmt: str | None, event: str) -> int:
     """The hook verb. Always exits 0 once its arguments parsed."""
     if protocol.stdout_reaches_nobody():
         return 0
-    # Only the sub-agent guard reads the payload, and it applies to tool calls alone.
+    # The sub-agent guard reads a tool call's payload; a prompt's says whether a person typed it.
     tool_call = fmt is not None and event == "PostToolUse"
     if tool_call and protocol.is_subagent_call(protocol.available_payload()):
         return 0
     ctx: Ctx | None = None
     claims = Claims()
     try:
+        person = fmt is not None and event == "UserPromptSubmit" and _person_prompted()
         ctx = Ctx.from_env()
         seat = ctx.seat()
         if seat is None:
@@ -104,6 +105,10 @@ def deliver(fmt: str | None, event: str) -> int:
         if fmt is not None:
             for name in mailboxes:
                 ctx.store.mailbox(name).touch_hooked()
+        if person:
+            from hail.store.conversation import mark_prompted
+
+            mark_prompted(ctx.store, mailboxes[0])  # a person looked in: reply chains start again
         claims = claim_within_budget(ctx, mailboxes)
         if not claims.taken:
             return 0
@@ -119,3 +124,10 @@ def deliver(fmt: str | None, event: str) -> int:
     except Exception:  # the text did not reach the agent: deliver it again later, same id
         claims.give_back_all()
     return 0
+
+
+def _person_prompted() -> bool:
+    """Whether the prompt in the harness's payload is a person's, not an envelope hail typed."""
+    from hail.hooks.person import person_prompted
+
+    return person_prompted(protocol.available_bytes()) is True

@@ -30,18 +30,23 @@ def stdout_reaches_nobody() -> bool:
     return (st.st_dev, st.st_ino) == (null.st_dev, null.st_ino)
 
 
-def available_payload() -> object | None:
-    """The harness's JSON payload, only if it is already on stdin: never waits [docs/hooks.md
-    "What deliver reads"]."""
-    import select  # only PostToolUse reads the payload: a prompt hook never loads it
+def available_bytes() -> bytes:
+    """The harness's payload as raw bytes, only if it is already on stdin: never waits
+    [docs/hooks.md "What deliver reads"]."""
+    import select  # only hooks that read the payload load it
 
     try:
         ready, _, _ = select.select([0], [], [], 0)
         if not ready:
-            return None
-        data = os.read(0, policy.HOOK_STDIN_MAX)
+            return b""
+        return os.read(0, policy.HOOK_STDIN_MAX)
     except (OSError, ValueError):
-        return None
+        return b""
+
+
+def available_payload() -> object | None:
+    """The harness's JSON payload, only if it is already on stdin: never waits."""
+    data = available_bytes()
     if not data or b'"agent_id"' not in data:
         return None  # only the sub-agent guard reads it: skip parsing JSON when it cannot apply
     import json

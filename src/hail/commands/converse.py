@@ -1,0 +1,253 @@
+"""Waiting for answers: `await --reply <id>…` and the wait of `ask --wait` [docs/conversations.md
+"Waiting for a reply"].
+
+A wait ends when a reply to each awaited ask (or to any, with `--any`) has arrived in this seat. It
+claims the replies that are still unread (receipt `read`) and prints them framed exactly as
+`hail inbox` does; replies a hook already delivered are printed again with their receipt line, so
+the tool call that waited always shows its answer. A wait ends before the caller's tool call does
+(policy: AWAIT_DEFAULT_TIMEOUT) and says that a late answer still arrives by the hooks.
+
+Fast path like `await`: no click, libtmux or subprocess.
+"""
+
+from __future__ import annotations
+
+import time
+
+from hail import ids, policy
+from hail.commands.receive import _Shown, write_claimed
+from hail.context import Ctx
+from hail.errors import StateError, UsageError, WaitCycleError
+from hail.output import flush
+from hail.store import conversation, fs, waits
+from hail.store.maildir import Mailbox
+from hail.store.message import parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import FrameType
+
+    from hail.store.message import Message
+    from hail.store.store import Store
+
+
+def default_timeout(ctx: Ctx) -> float:
+    """The longest wait that ends inside the caller's tool call (see policy)."""
+    return policy.AWAIT_DEFAULT_TIMEOUT_CODEX if ctx.run_by_codex else policy.AWAIT_DEFAULT_TIMEOUT
+
+
+# --- what is awaited -----------------------------------------------------------------------------
+
+
+def own_ask(ctx: Ctx, seat: str, ask_id: str) -> tuple[Message, str]:
+    """The awaited message and the mailbox it went to; it must have been sent from this seat."""
+    if not ids.is_valid_user_id(ask_id):
+        raise UsageError(f"'{ask_id}' is not a message id; hail brief lists your sends")
+    found = ctx.store.find(ask_id)
+    if found is None:
+        raise StateError(f"no message with id {ask_id}; hail brief lists your sends")
+    msg, receipt = found
+    asker = msg.get("reply")
+    if conversation.seat_of_mailbox(asker) != seat:
+        raise StateError(
+            f"{ask_id} was sent from {asker or 'another seat'}, not from {seat}: its replies go "
+            f"there. Run hail await --reply {ask_id} from that seat"
+        )
+    return msg, receipt.mailbox
+
+
+def replies_here(store: Store, ask_id: str, seat: str) -> list[tuple[str, str]]:
+    """(reply id, mailbox) of the replies to `ask_id` that went to a mailbox of `seat`."""
+    return [
+        (reply_id, box)
+        for reply_id, box in conversation.replies_of(store, ask_id)
+        if conversation.seat_of_mailbox(box) == seat and store.lookup(reply_id) == box
+    ]
+
+
+def _answered(store: Store) -> Callable[[waits.Wait, str], bool]:
+    """Whether a wait's ask already has a reply in the waiter's seat: that wait is about to end."""
+
+    def answered(wait: waits.Wait, ask_id: str) -> bool:
+        return bool(replies_here(store, ask_id, conversation.seat_of_mailbox(wait.waiter)))
+
+    return answered
+
+
+# --- the wait ------------------------------------------------------------------------------------
+
+
+def _stop_on_term(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)  # unwinds through `finally`: the wait record is removed
+
+
+def begin(ctx: Ctx, wait: waits.Wait) -> None:
+    """Record the wait, or refuse it at once when it would close a cycle of waits."""
+    waits.start(ctx.store, wait)
+    path = waits.blocking_path(waits.live(ctx.store, ctx.now()), wait, _answered(ctx.store))
+    if path is None or not waits.refused(path, wait):
+        return
+    waits.stop(wait)
+    holder, ask_id = path[-1]
+    holder_seat = conversation.seat_of_mailbox(holder.waiter)
+    found = ctx.store.find(ask_id)
+    about = f" ({found[0].headline})" if found is not None and found[0].headline else ""
+    via = ""
+    if len(path) > 1:
+        via = " (through " + ", ".join(w.waiter for w, _ in path[:-1]) + ", who wait on it)"
+    raise WaitCycleError(
+        f"not waiting: {holder.waiter} is waiting for your reply to {ask_id}{about}{via}, so the "
+        "waits would block each other until both time out. Your own answer still arrives by your "
+        f"hooks. Answer first: hail {holder_seat} fyi --re {ask_id} '<answer>'"
+    )
+
+
+def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str, str]]]:
+    """Poll until the wait is satisfied or its deadline passes; the replies found per ask."""
+    import signal  # only a wait needs it, and it costs a send a tenth of its time
+
+    begin(ctx, wait)
+    previous = signal.signal(signal.SIGTERM, _stop_on_term)
+    found: dict[str, list[tuple[str, str]]] = {}
+    try:
+        refreshed = time.monotonic()
+        while True:
+            found = {a: replies_here(ctx.store, a, seat) for a in wait.asks}
+            got = [bool(found[a]) for a in wait.asks]
+            left = wait.deadline - ctx.now()
+            if (any(got) if wait.any_ else all(got)) or left <= 0:
+                return found
+            if time.monotonic() - refreshed >= policy.WAIT_HEARTBEAT_SECONDS:
+                waits.refresh(wait)
+                refreshed = time.monotonic()
+            time.sleep(min(policy.AWAIT_POLL_SECONDS, left))
+    finally:
+        waits.stop(wait)
+        signal.signal(signal.SIGTERM, previous)
+
+
+# --- printing what arrived -----------------------------------------------------------------------
+
+
+def show_replies(ctx: Ctx, replies: list[tuple[str, str]]) -> None:
+    """Claim the unread replies (`read`) and print every reply framed, as `hail inbox` does."""
+    items: list[_Shown] = []
+    claims: list[tuple[Mailbox, str]] = []
+    for reply_id, name in replies:
+        box = ctx.store.mailbox(name)
+        path = box.claim(reply_id, "read")
+        receipt: str | None = None
+        if path is not None:
+            claims.append((box, path))
+        else:
+            claimed = box.receipt_of(reply_id)
+            if claimed is None:
+                continue  # neither unread nor claimed here: archived or removed meanwhile
+            how, t, path = claimed
+            receipt = f"{how} {ids.iso(t)}"
+        text = fs.read_text(path)
+        if text is not None:
+            items.append(_Shown(parse(text), receipt))
+    if items:
+        write_claimed(
+            items, claims, "the replies", "they arrive with your next prompt or tool call"
+        )
+
+
+def _timed_out(asks: list[str], missing: list[str], timeout: float) -> StateError:
+    what = " ".join(missing)
+    again = " ".join(asks)
+    return StateError(
+        f"no reply to {what} within {timeout:g} s. It still arrives by your hooks (typed into "
+        "your pane when you are idle, or with your next tool call): do not resend; carry on, or "
+        f"wait again with hail await --reply {again}"
+    )
+
+
+def settle(ctx: Ctx, wait: waits.Wait, seat: str, timeout: float) -> int:
+    """Wait, print what arrived, and return 0 or raise the timeout."""
+    found = wait_for(ctx, wait, seat)
+    arrived = [r for a in wait.asks for r in found[a]]
+    show_replies(ctx, arrived)
+    missing = [a for a in wait.asks if not found[a]]
+    if missing and (not arrived or not wait.any_):
+        raise _timed_out(wait.asks, missing, timeout)
+    return 0
+
+
+# --- the verbs -----------------------------------------------------------------------------------
+
+
+def await_replies(ctx: Ctx, asks: list[str], timeout: float | None, *, any_: bool) -> int:
+    """`hail await --reply <id>… [--timeout S] [--any]`."""
+    if not asks:
+        raise UsageError("await --reply needs the id of at least one ask you sent")
+    seat = ctx.require_seat()
+    awaited = [own_ask(ctx, seat.name, a) for a in asks]
+    limit = default_timeout(ctx) if timeout is None else timeout
+    wait = waits.Wait(
+        awaited[0][0].get("reply"),
+        list(asks),
+        [box for _, box in awaited],
+        any_=any_,
+        deadline=ctx.now() + limit,
+    )
+    return settle(ctx, wait, seat.name, limit)
+
+
+def after_send(ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None) -> int:
+    """The wait of `ask --wait`, once the ask is filed; its exit code replaces the send's."""
+    seat = conversation.seat_of_mailbox(asker)
+    limit = default_timeout(ctx) if timeout is None else timeout
+    wait = waits.Wait(asker, [ask_id], [to], any_=False, deadline=ctx.now() + limit)
+    flush()  # the id line is out before the wait starts
+    return settle(ctx, wait, seat, limit)
+
+
+def take_wait_option(args: list[str]) -> tuple[list[str], bool, float | None]:
+    """`--wait`, `--wait S` or `--wait=S` out of a send's arguments: (the rest, given, seconds).
+
+    A number right after `--wait` is its timeout, so a headline that is only a number goes in
+    quotes after another word, or on stdin.
+    """
+    from hail import argv
+
+    rest: list[str] = []
+    wait, seconds = False, None
+    it = iter(args)
+    for arg in it:
+        if arg == "--":
+            rest.append(arg)
+            rest.extend(it)
+            break
+        name, eq, value = arg.partition("=")
+        if name != "--wait":
+            rest.append(arg)
+            continue
+        wait = True
+        if eq:
+            seconds = _seconds(value, argv.PARSER_TAIL)
+            continue
+        following = next(it, None)
+        if following is None:
+            break
+        if _is_seconds(following):
+            seconds = float(following)
+        else:
+            rest.append(following)
+    return rest, wait, seconds
+
+
+def _is_seconds(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return text[:1].isdigit() and 0 <= value < float("inf")
+
+
+def _seconds(text: str, tail: str) -> float:
+    if not _is_seconds(text):
+        raise UsageError(f"--wait takes a number of seconds, not '{text}'{tail}")
+    return float(text)

@@ -1,0 +1,173 @@
+"""The pure parts of conversations: cycles of waits, a person's prompt in a hook payload, the chain
+of replies, and the default wait under each harness."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from hail import policy
+from hail.commands.converse import default_timeout, take_wait_option
+from hail.context import Ctx
+from hail.errors import UsageError
+from hail.hooks.person import person_prompted
+from hail.store import conversation, waits
+from hail.store.store import Store
+
+
+def wait(waiter: str, *edges: tuple[str, str], any_: bool = False, started: int = 1) -> waits.Wait:
+    asks = [a for a, _ in edges]
+    targets = [t for _, t in edges]
+    return waits.Wait(
+        waiter, asks, targets, any_=any_, deadline=time.time() + 60, started=started,
+        path=f"/w/{waiter}-{started}",
+    )  # fmt: skip
+
+
+def never(w: waits.Wait, ask: str) -> bool:
+    return False
+
+
+def test_a_wait_on_a_seat_that_waits_on_me_closes_a_cycle_of_two() -> None:
+    boss = wait("boss", ("b1", "worker"))
+    new = wait("worker", ("w1", "boss"), started=2)
+    path = waits.blocking_path([boss], new, never)
+    assert path is not None
+    assert [(w.waiter, ask) for w, ask in path] == [("boss", "b1")]
+    assert waits.refused(path, new)
+
+
+def test_a_cycle_of_three_names_the_seat_waiting_on_the_newcomer() -> None:
+    boss = wait("boss", ("b1", "worker"), started=1)
+    worker = wait("worker", ("w1", "third"), started=2)
+    new = wait("third", ("t1", "boss"), started=3)
+    path = waits.blocking_path([boss, worker], new, never)
+    assert path is not None
+    assert [(w.waiter, ask) for w, ask in path] == [("boss", "b1"), ("worker", "w1")]
+
+
+def test_a_chain_without_a_way_back_is_no_cycle() -> None:
+    boss = wait("boss", ("b1", "worker"))
+    new = wait("third", ("t1", "boss"), started=2)
+    assert waits.blocking_path([boss], new, never) is None
+
+
+def test_an_answered_ask_blocks_nobody() -> None:
+    boss = wait("boss", ("b1", "worker"))
+    new = wait("worker", ("w1", "boss"), started=2)
+    assert waits.blocking_path([boss], new, lambda w, ask: ask == "b1") is None
+
+
+def test_a_wait_for_any_reply_is_blocked_only_when_every_way_out_is() -> None:
+    boss = wait("boss", ("b1", "worker"), ("b2", "third"), any_=True)
+    new = wait("worker", ("w1", "boss"), started=2)
+    assert waits.blocking_path([boss], new, never) is None, "third can still answer boss"
+    third = wait("third", ("t1", "boss"), started=3)
+    assert waits.blocking_path([boss, third], new, never) is not None
+
+
+def test_of_two_waits_that_both_see_the_cycle_only_the_newer_gives_way() -> None:
+    older = wait("boss", ("b1", "worker"), started=1)
+    newer = wait("worker", ("w1", "boss"), started=2)
+    older_path = waits.blocking_path([newer], older, never)
+    newer_path = waits.blocking_path([older], newer, never)
+    assert older_path is not None and newer_path is not None
+    assert not waits.refused(older_path, older)
+    assert waits.refused(newer_path, newer)
+
+
+def test_only_live_records_count(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "hail"))
+    fresh = waits.Wait("boss", ["b1"], ["worker"], any_=False, deadline=time.time() + 60)
+    waits.start(store, fresh)
+    stale = waits.Wait("worker", ["w1"], ["boss"], any_=False, deadline=time.time() + 60)
+    waits.start(store, stale)
+    old = time.time() - policy.WAIT_STALE_SECONDS - 1
+    os.utime(stale.path, (old, old))
+    lapsed = waits.Wait("third", ["t1"], ["boss"], any_=False, deadline=time.time() - 1)
+    waits.start(store, lapsed)
+    assert [w.waiter for w in waits.live(store, time.time())] == ["boss"]
+    waits.refresh(stale)
+    assert sorted(w.waiter for w in waits.live(store, time.time())) == ["boss", "worker"]
+    waits.stop(fresh)
+    assert not os.path.exists(fresh.path)
+
+
+def payload(prompt: object) -> bytes:
+    event = {"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
+    return json.dumps(event).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (payload("please review the parser"), True),
+        (payload("[hail kind:ask from:boss/%1 reply:boss id:1130T000000-0000] review"), False),
+        (payload("  [hail kind:fyi from:w reply:w id:1130T000000-0000 re:x] GO"), False),
+        (payload(""), False),
+        (payload("[hail is a tool] a person's words"), True),
+        (b'{"cwd": "/x/\\"prompt\\": \\"[hail kind:", "prompt": "hi"}', True),
+        (b'{"prompt" : "[hail kind:ask] x"}', False),
+        (b'{"session_id": "s"}', None),
+        (b"", None),
+        (b"not json at all", None),
+    ],
+)
+def test_a_persons_prompt_is_told_from_a_typed_envelope(data: bytes, expected: bool | None) -> None:
+    assert person_prompted(data) is expected
+
+
+def test_the_default_wait_fits_each_harness_tool_call(tmp_path: Path) -> None:
+    plain = Ctx.from_env({"HOME": str(tmp_path)})
+    codex = Ctx.from_env({"HOME": str(tmp_path), "CODEX_THREAD_ID": "019a"})
+    assert default_timeout(plain) == policy.AWAIT_DEFAULT_TIMEOUT < 120  # Claude's Bash: 2 min
+    assert default_timeout(codex) == policy.AWAIT_DEFAULT_TIMEOUT_CODEX < 10  # Codex's yield
+
+
+@pytest.mark.parametrize(
+    ("args", "rest", "seconds"),
+    [
+        (["w", "ask", "--wait", "q"], ["w", "ask", "q"], None),
+        (["w", "ask", "--wait", "30", "q"], ["w", "ask", "q"], 30.0),
+        (["w", "ask", "--wait=2.5", "q"], ["w", "ask", "q"], 2.5),
+        (["--wait", "w", "ask"], ["w", "ask"], None),
+        (["w", "ask", "q", "--wait"], ["w", "ask", "q"], None),
+        (["w", "ask", "--wait", "--re", "x"], ["w", "ask", "--re", "x"], None),
+    ],
+)
+def test_wait_takes_an_optional_number_of_seconds(
+    args: list[str], rest: list[str], seconds: float | None
+) -> None:
+    assert take_wait_option(args) == (rest, True, seconds)
+
+
+def test_wait_with_a_value_that_is_no_number_is_refused() -> None:
+    with pytest.raises(UsageError, match="--wait takes a number of seconds, not 'soon'"):
+        take_wait_option(["w", "ask", "--wait=soon"])
+
+
+def test_a_chain_counts_replies_and_a_persons_prompt_starts_it_again(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "hail"))
+    box = store.mailbox("boss")
+    then = "2026-11-30T10:00:00Z"
+    text = (
+        "from: worker\nreply: worker\nkind: ask\nid: 1130T100000-0001\n"
+        f"time: {then}\nchain: 3\nask: q\n\nq\n"
+    )
+    os.makedirs(store.ids)
+    os.symlink("boss", store.id_path("1130T100000-0001"))
+    box.post("1130T100000-0001", text, inline=False)
+    thread = conversation.thread_of(store, "1130T100000-0001", "boss", "worker")
+    assert (thread.is_reply, thread.chain) == (True, 4)
+    assert conversation.thread_of(store, "1130T100000-0001", "boss", "third").is_reply is False
+    conversation.mark_prompted(store, "worker")  # now, after the ask was sent
+    assert conversation.thread_of(store, "1130T100000-0001", "boss", "worker").chain == 1
+    assert conversation.thread_of(store, None, "boss", "worker").chain == 0
+    assert conversation.thread_of(store, "1130T100000-9999", "boss", "worker").parent is None
+    assert conversation.Thread(None, True, policy.REPLY_CHAIN_MAX + 1).capped("fyi")
+    assert not conversation.Thread(None, True, policy.REPLY_CHAIN_MAX).capped("ask")
+    assert not conversation.Thread(None, True, policy.REPLY_CHAIN_MAX + 1).capped("announce")
