@@ -12,12 +12,18 @@ import time
 
 import pytest
 
-from tests.conftest import World, hail_bin, send
-from tests.procs import wait_until
+from tests.support.entry import hail_bin
+from tests.support.ids import ID
+from tests.support.procs import wait_until
+from tests.support.world import World
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
-ID = r"\d{4}T\d{6}-[0-9a-f]{4}"
 CAP = 8
+
+
+def send(world: World, kind: str, headline: str, body: str | None = None) -> str:
+    """boss's message to worker, nobody woken; its id."""
+    return world.send("worker", kind, headline, body=body)
 
 
 def reply(world: World, to: str, kind: str, re_id: str, headline: str, cwd: str) -> str:
