@@ -59,7 +59,7 @@ Options
   --scope <s>      what it applies to: an issue, ref, path or action (one line, at most 200 characters)
   --for <span>     how long a hold lasts: 30m, 8h, 3d (at most 7d; default 8h)
   --no-submit      type the envelope, do not press Enter
-  --force          skip the dialog guard (only after hail read <seat> 10)
+  --force          type even into a dialog (only after hail read <seat> 10)
   --no-wake        write the message, type nothing (exit 5)
   --wait [S]       (ask) then wait up to S seconds for the reply and print it (hail help talk)
 
@@ -70,8 +70,20 @@ The headline is one line: control characters are dropped, tabs and line breaks b
 Over the cap (HAIL_ENVELOPE_MAX, default 400 characters) an ask or fyi is folded at a sentence or word
 boundary with " …" and the full text rides in the body; an announce, hold or release is refused (exit 2).
 
+When hail types
+  Only into an idle, empty Claude Code or Codex composer: it types the envelope, sees its id, pauses,
+  presses Enter and checks the envelope left the composer. Otherwise it types nothing; the message is
+  already in the inbox and the recipient's hooks deliver it:
+    busy (a turn runs)    exit 0, "busy: arrives at <seat>'s next tool call or when its turn ends"
+                          (exit 5 when no hook has read that seat in 7 days)
+    a person's draft      exit 5, "a person is typing in %N: arrives with their next prompt"
+    no known composer     exit 5 with the reason (a shell, a login or warning screen, another program)
+    a dialog              exit 4, nothing written
+  An agent added with HAIL_AGENT_COMMANDS is typed into only while that program itself holds the
+  pane's terminal; a shell whose child is named claude or codex is not an agent pane.
+
 Exit codes
-  0  typed and submitted (or a quiet fyi that rides the next hook)
+  0  typed and submitted, or a busy agent whose hooks carry it, or a quiet fyi
   1  usage or state error; the message says what to run
   2  a control headline over the cap: shorten it
   3  seat problem: no seat here, a bad name, a shared seat addressed bare, a pane that is gone
@@ -79,7 +91,7 @@ Exit codes
   5  in the inbox but not typed or not submitted: do not resend, it is delivered
   6  (--wait) not waiting: the seat you ask is waiting for your answer; answer it first
 
-Receipts
+Receipts (inline: an announce, hold or release whose envelope was typed and submitted)
   hail sent <id>...                   unknown, delivered, or injected|read|inline <time> [replied <id>...]
   hail await <id>... [--timeout S] [--any]   wait until each id (or any) has a receipt; exit 1 on timeout
 """

@@ -70,8 +70,9 @@ TYPE_POLL_SECONDS = 0.025
 TYPE_SEEN_TIMEOUT = 10.0
 SUBMIT_PAUSE_MIN = 0.300
 SUBMIT_PAUSE_PER_CHAR = 0.0007
-#: A busy Codex composer either submits or shows its queue hint within this.
-CODEX_HOLD_CHECK_DELAY = 0.5
+#: After Enter, the envelope must leave the composer within this, or the send is not complete
+#: (a client that turned busy meanwhile may keep it there).
+SUBMIT_VERIFY_TIMEOUT = 2.0
 #: Dialog and composer checks look at the last lines of the screen only.
 SCREEN_TAIL_LINES = 8
 #: The one `ps` call of a pane survey; past this the process tree counts as unknown.

@@ -93,15 +93,16 @@ def test_inbox_needs_a_seat(world: World, tmp_path: Path) -> None:
     assert proc.stderr.startswith(f"error: no seat here: {loose} is not in a jj workspace")
 
 
-def test_an_announce_is_inline_and_never_printed_by_inbox(world: World) -> None:
+def test_an_announce_that_was_not_typed_stays_unread_until_it_is_read(world: World) -> None:
     msg_id = world.send("worker", "announce", "STOP: the gate is red, do not land")
-    assert (world.state / "seats/worker/cur" / f"{msg_id}.inline.md").exists()
-    assert re.fullmatch(rf"inline {ISO}\n", world.run("sent", msg_id).stdout)
-    assert world.run("inbox", cwd="worker").stdout == "(inbox empty)\n"
+    assert (world.state / "seats/worker/new" / f"{msg_id}.md").exists()
+    assert world.run("sent", msg_id).stdout == "delivered\n"
+    assert "STOP: the gate is red, do not land" in world.run("inbox", cwd="worker").stdout
+    assert re.fullmatch(rf"read {ISO}\n", world.run("sent", msg_id).stdout)
     proc = world.run("inbox", "--all", cwd="worker")
-    assert re.search(rf"^receipt: inline {ISO}$", proc.stdout, re.M)
+    assert re.search(rf"^receipt: read {ISO}$", proc.stdout, re.M)
     waited = world.run("await", msg_id, "--timeout", "1")
-    assert re.fullmatch(rf"{msg_id} inline {ISO}\n", waited.stdout)
+    assert re.fullmatch(rf"{msg_id} read {ISO}\n", waited.stdout)
     assert not (world.state / "seats/boss/pending" / msg_id).exists()
 
 

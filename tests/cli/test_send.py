@@ -980,7 +980,6 @@ def test_everything_a_send_a_hold_and_a_hook_create_is_private(
     assert expected_files <= seen
     assert any(s.startswith("seats/boss/pending/") for s in seen)
     assert any(s.startswith("holds/") for s in seen)
-    assert any(s.startswith("seats/worker/cur/") and s.endswith(".inline.md") for s in seen)
     assert any(s.startswith("seats/worker/cur/") and s.endswith(".injected.md") for s in seen)
 
 
@@ -1024,7 +1023,7 @@ def test_a_hold_files_every_header_and_its_record_in_order(world: World) -> None
     assert proc.returncode == 5, proc.stderr
     msg_id = id_of(proc.stdout)
     path = message_path(world, msg_id)
-    assert path == mailbox_dir(world, "worker") / "cur" / f"{msg_id}.inline.md"
+    assert path == mailbox_dir(world, "worker") / "new" / f"{msg_id}.md"
     pairs, body = split_message(path.read_text())
     assert [k for k, _ in pairs] == [
         "from", "reply", "kind", "id", "time", "re", "scope", "until", "ask",
@@ -1041,7 +1040,7 @@ def test_a_hold_files_every_header_and_its_record_in_order(world: World) -> None
         "headline: HOLD landing until the gate is green\n"
     )
     assert not (mailbox_dir(world, "boss") / "pending").exists()
-    assert world.run("sent", msg_id).stdout == f"inline {h['time']}\n"
+    assert world.run("sent", msg_id).stdout == "delivered\n"
 
 
 def test_a_hold_without_for_lapses_in_8_hours_and_keeps_an_empty_scope(world: World) -> None:
@@ -1066,7 +1065,7 @@ def test_the_largest_and_smallest_spans_are_accepted(world: World, span: str) ->
     assert iso_seconds(fields["expires"]) - iso_seconds(fields["time"]) == seconds
 
 
-def test_announce_and_release_are_filed_inline_with_no_pending_record(world: World) -> None:
+def test_announce_and_release_not_typed_stay_unread_with_no_pending_record(world: World) -> None:
     know(world, "worker")
     hold_id = world.send("worker", "hold", "HOLD landing")
     for kind, opts in (("announce", ()), ("release", ("--re", hold_id))):
@@ -1074,14 +1073,14 @@ def test_announce_and_release_are_filed_inline_with_no_pending_record(world: Wor
         assert proc.returncode == 5, proc.stderr
         msg_id = id_of(proc.stdout)
         path = message_path(world, msg_id)
-        assert path.name == f"{msg_id}.inline.md" and path.parent.name == "cur"
+        assert path.name == f"{msg_id}.md" and path.parent.name == "new"
         headers, body = stored(world, msg_id)
         assert headers["kind"] == kind and body == f"{kind} now"
-        assert world.run("sent", msg_id).stdout == f"inline {headers['time']}\n"
+        assert world.run("sent", msg_id).stdout == "delivered\n"
+        assert "do not resend" in proc.stderr
     assert headers["re"] == hold_id
     assert not (world.state / "holds" / hold_id).exists()
     assert not (mailbox_dir(world, "boss") / "pending").exists()
-    assert not list((mailbox_dir(world, "worker") / "new").iterdir())
 
 
 def test_a_reply_carries_re_and_scope_in_its_file(world: World) -> None:

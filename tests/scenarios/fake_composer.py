@@ -10,6 +10,7 @@ Modes:
 - `codex`: like Codex 0.171. Idle: Enter submits (`SUBMITTED <text>`) and clears the input. After
   it submits `go-busy`, it is busy for good: it shows `Messages to be submitted after next tool
   call` above its input line and keeps the text (and the Enter) in the input.
+- `stuck`: looks like an idle Codex composer, but Enter never submits: the text stays in it.
 
 The input line is redrawn at the bottom as `› <text>`, like a real composer.
 """
@@ -41,7 +42,7 @@ def draw_input(text: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["spec28", "paste", "codex"])
+    parser.add_argument("mode", choices=["spec28", "paste", "codex", "stuck"])
     parser.add_argument("--window", type=float, default=0.2)
     parser.add_argument("--pane", default=os.environ.get("TMUX_PANE", "%0"))
     args = parser.parse_args()
@@ -77,6 +78,8 @@ def loop(mode: str, window: float) -> None:
             text = spec28(data, text)
         elif mode == "paste":
             text = paste(data, text, now - last < window)
+        elif mode == "stuck":
+            text += data.replace("\r", "")
         else:
             text, busy = codex(data, text, busy)
         last = now

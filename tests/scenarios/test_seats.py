@@ -122,7 +122,9 @@ def test_agents_are_found_by_root_process_and_by_a_child_of_the_shell(scene: Sce
     assert f"{p1}:claude" in rows["c1"]
     assert f"{p2}:claude" in rows["c2"]
     assert rows["c3"].split()[1] == "-"
-    assert scene.as_pane(scene.sender, "c1", "announce", "to a claude").rc == 0
+    # A `claude` that is really `cat` draws no Claude Code composer: nothing is typed into it.
+    fake = scene.as_pane(scene.sender, "c1", "announce", "to a claude")
+    assert fake.rc == 5 and f"{p1} shows no claude composer" in fake.err, fake.err
     assert scene.as_pane(scene.sender, "c3", "announce", "to a sleep").rc == 5
 
 

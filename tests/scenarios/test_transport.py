@@ -186,9 +186,7 @@ def test_the_submit_pause_defeats_a_composer_that_reads_text_and_enter_as_one_pa
     assert "PASTED-NEWLINE [hail" not in scene.screen(scene.recv)
 
 
-def test_a_busy_codex_that_holds_the_envelope_is_exit_5_and_an_idle_one_submits(
-    scene: Scene,
-) -> None:
+def test_a_busy_codex_gets_nothing_typed_and_an_idle_one_submits(scene: Scene) -> None:
     scene.env["HAIL_AGENT_COMMANDS"] = "bash,cat,codex"
     codex = script_command(scene.root, "codex", COMPOSER, "codex")
     start_composer(scene, command=codex)
@@ -197,6 +195,7 @@ def test_a_busy_codex_that_holds_the_envelope_is_exit_5_and_an_idle_one_submits(
     idle = scene.as_pane(scene.sender, "worker", "announce", "idle codex")
     assert idle.rc == 0, idle.err
     assert wait_until(lambda: "SUBMITTED [hail kind:announce" in scene.screen(scene.recv))
+    assert (scene.state / "seats/worker/cur" / f"{idle.id}.inline.md").exists()
     # Make it busy for good, then send again.
     scene.tmux("send-keys", "-t", scene.recv, "-l", "go-busy")
     assert wait_until(lambda: "go-busy" in scene.screen(scene.recv))
@@ -205,14 +204,21 @@ def test_a_busy_codex_that_holds_the_envelope_is_exit_5_and_an_idle_one_submits(
     assert wait_until(
         lambda: "Messages to be submitted after next tool call" in scene.screen(scene.recv)
     )
-    held = scene.as_pane(scene.sender, "worker", "ask", "busy codex")
-    assert held.rc == 5
-    assert re.fullmatch(rf"id={ID}\n", held.out)
-    assert (
-        f"not submitted (Codex in {scene.recv} is busy and holds the envelope in its composer)"
-        in held.err
-    )
-    assert f"{held.id}.md" in scene.new_files("worker")
+    # No hook has run for worker: nothing will carry it soon, so the send is not complete.
+    unhooked = scene.as_pane(scene.sender, "worker", "ask", "busy codex")
+    assert unhooked.rc == 5
+    assert re.fullmatch(rf"id={ID}\n", unhooked.out)
+    assert f"not typed ({scene.recv} is busy)" in unhooked.err
+    # Once worker's hooks are live, busy is a complete send: the hooks carry it.
+    hook = scene.as_pane(scene.recv, "deliver", "--format", "codex", "--event", "PostToolUse")
+    assert hook.rc == 0
+    busy = scene.as_pane(scene.sender, "worker", "announce", "busy codex again")
+    assert busy.rc == 0, busy.err
+    assert busy.err == "hail: busy: arrives at worker's next tool call or when its turn ends\n"
+    time.sleep(0.5)
+    screen = scene.screen(scene.recv)
+    assert unhooked.id not in screen and busy.id not in screen, "nothing was typed"
+    assert f"{busy.id}.md" in scene.new_files("worker"), "the announce waits unread for a hook"
 
 
 def test_a_heredoc_arrives_byte_for_byte(scene: Scene) -> None:

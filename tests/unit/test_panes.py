@@ -15,6 +15,7 @@ import pytest
 
 from hail import policy
 from hail.errors import DialogError
+from hail.transport import screen
 from hail.transport import wake as wake_mod
 from hail.transport.panes import Pane, agent_commands, process_name, survey
 from hail.transport.tmux import (
@@ -198,6 +199,10 @@ def test_agent_names_and_the_command_list() -> None:
     assert process_name("-zsh") == "zsh"
 
 
+#: What an agent named in HAIL_AGENT_COMMANDS shows: a screen hail does not know.
+UNKNOWN = screen.Verdict("none")
+
+
 def _pane(server: Server, pane_id: str, agent: str = "cat") -> Pane:
     row = next(r for r in server.tmux.list_panes() if r.id == pane_id)
     return Pane(
@@ -208,13 +213,13 @@ def _pane(server: Server, pane_id: str, agent: str = "cat") -> Pane:
 
 def test_wake_types_once_sees_the_id_and_submits(server: Server) -> None:
     envelope = "[hail kind:ask from:boss reply:boss id:0101T000000-abcd] hello @notes"
-    result = wake_mod.wake(server.tmux, _pane(server, "%0"), envelope, submit=True)
+    result = wake_mod.wake(server.tmux, _pane(server, "%0"), envelope, UNKNOWN, submit=True)
     assert result == wake_mod.WakeResult(True, True, "")
     assert wait_until(lambda: server.screen("%0").count("id:0101T000000-abcd") == 2)
     # The trailing space was typed too: it closes a mention popup.
     assert f"{envelope} \n" in "\n".join(server.tmux.capture("%0")) + "\n"
     held = wake_mod.wake(
-        server.tmux, _pane(server, "%0"), envelope.replace("abcd", "beef"), submit=False
+        server.tmux, _pane(server, "%0"), envelope.replace("abcd", "beef"), UNKNOWN, submit=False
     )
     assert held == wake_mod.WakeResult(True, False, "")
     time.sleep(0.4)
@@ -223,7 +228,7 @@ def test_wake_types_once_sees_the_id_and_submits(server: Server) -> None:
 
 def test_wake_reports_a_pane_that_cannot_be_typed_into(server: Server) -> None:
     gone = Pane("%77", 1, "cat", False, "0", "0", "1x1", "/", "cat", None)
-    result = wake_mod.wake(server.tmux, gone, "[hail id:0101T000000-0000] x", submit=True)
+    result = wake_mod.wake(server.tmux, gone, "[hail id:0101T000000-0000] x", UNKNOWN, submit=True)
     assert not result.typed and not result.submitted
     assert result.reason.startswith("typing into %77 failed: tmux: ")
 
@@ -237,7 +242,7 @@ def test_wake_never_presses_enter_for_text_it_cannot_see(
     quiet = server.pane(server.root, "sh", "-c", f"stty -echo; exec cat > '{lines}'")
     assert wait_until(lambda: lines.exists() and server.tmux.list_panes()[-1].command == "cat")
     result = wake_mod.wake(
-        server.tmux, _pane(server, quiet), "[hail id:0101T000000-0001] unseen", submit=True
+        server.tmux, _pane(server, quiet), "[hail id:0101T000000-0001] unseen", UNKNOWN, submit=True
     )
     assert result.typed and not result.submitted
     assert result.reason == (
@@ -253,9 +258,10 @@ def test_the_dialog_guard_reads_the_screen(server: Server) -> None:
     server.tmux.send_keys("%0", ["Enter"], cancel_mode=False)
     assert wait_until(lambda: "Do you want" in server.screen("%0"))
     with pytest.raises(DialogError, match=r"^%0 shows a permission/approval dialog; text typed"):
-        wake_mod.guard_dialog(server.tmux, "%0")
+        wake_mod.look(server.tmux, "%0", force=False)
+    assert wake_mod.look(server.tmux, "%0", force=True) is not None
     # A pane that cannot be captured is left to the typing step to report.
-    wake_mod.guard_dialog(server.tmux, "%77")
+    assert wake_mod.look(server.tmux, "%77", force=False) is None
 
 
 def test_the_submit_pause_grows_with_the_text() -> None:

@@ -20,7 +20,8 @@ from hail.store.message import render
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.route import Route, Sender
-    from hail.transport.panes import Panes
+    from hail.transport.panes import Pane, Panes
+    from hail.transport.screen import Verdict
     from hail.transport.tmux import Tmux
 
 _SPAN_UNIT = {"m": 60, "h": 3600, "d": 86400}
@@ -274,8 +275,7 @@ def is_quiet(ctx: Ctx, kind: str, mailbox: str) -> bool:
     """An fyi to a mailbox whose hooks ran within 7 days rides the next hook instead of interrupting."""
     if kind != "fyi":
         return False
-    hooked = ctx.store.mailbox(mailbox).hooked_at()
-    return hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS
+    return hooks_live(ctx, mailbox)
 
 
 # --- post and record ---------------------------------------------------------------------------
@@ -315,8 +315,8 @@ def post(
         **(extra or {}),
     }
     body = draft.body if draft.body is not None else draft.headline
-    control = kind in policy.CONTROL_KINDS
-    ctx.store.mailbox(to.mailbox).post(msg_id, render(headers, body), inline=control)
+    # Even a control kind is filed unread: it is filed `inline` only once its envelope is typed.
+    ctx.store.mailbox(to.mailbox).post(msg_id, render(headers, body), inline=False)
     if kind == "hold":
         fs.make_dirs(ctx.store.holds)
         text = records.hold_text(
@@ -348,8 +348,7 @@ def not_woken_tail(ctx: Ctx, to: Route) -> str:
             f". Its workspace {root} is gone, so no hook will read it; do not resend "
             "(hail doctor lists such seats)"
         )
-    hooked = ctx.store.mailbox(to.mailbox).hooked_at()
-    if hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS:
+    if hooks_live(ctx, to.mailbox):
         return "; do not resend: it arrives with their next prompt or tool call"
     where = root if root is not None else "its seat"
     return (
@@ -409,10 +408,11 @@ def file_and_wake(ctx: Ctx, a: SendArgs, stdin_text: str | None, filed: Filed) -
     quiet = is_quiet(ctx, kind, to.mailbox) and not thread.is_reply  # a reply wakes its asker
     capped = not quiet and thread.capped(kind)
     wake_pane = None if a.no_wake or quiet or capped else to.wake
-    if wake_pane is not None and tmux is not None and not a.force:
-        from hail.transport.wake import guard_dialog
+    verdict = None
+    if wake_pane is not None and tmux is not None:
+        from hail.transport.wake import look
 
-        guard_dialog(tmux, wake_pane.id)
+        verdict = look(tmux, wake_pane.id, force=a.force)  # a dialog: exit 4, nothing written
     msg_id, until = post(ctx, kind, who, to, draft, a, scope, span, thread.headers())
     if thread.parent is not None and a.re:
         conversation.record_reply(ctx.store, a.re, msg_id, to.mailbox)
@@ -437,9 +437,66 @@ def file_and_wake(ctx: Ctx, a: SendArgs, stdin_text: str | None, filed: Filed) -
         kind, who.signature, who.primary, msg_id, draft.headline, a.re or "", scope, until
     )
     line = envelope.render(head, has_body=draft.body is not None)
+    return wake_and_report(ctx, a, kind, to, msg_id, line, (tmux, wake_pane, verdict))
+
+
+def wake_and_report(
+    ctx: Ctx,
+    a: SendArgs,
+    kind: str,
+    to: Route,
+    msg_id: str,
+    line: str,
+    where: tuple[Tmux, Pane, Verdict | None],
+) -> int:
+    """Type the envelope if the screen allows it; the exit status and what stderr says."""
     from hail.transport.wake import wake
 
-    result = wake(tmux, wake_pane, line, submit=not a.no_submit)
+    tmux, pane, verdict = where
+    inline = InlineFiling(ctx, to.mailbox, msg_id) if kind in policy.CONTROL_KINDS else None
+    result = wake(
+        tmux,
+        pane,
+        line,
+        verdict,
+        submit=not a.no_submit,
+        force=a.force,
+        before_enter=inline.file if inline else None,
+    )
+    if inline is not None and not result.submitted:
+        inline.undo()
+    if result.busy:
+        if hooks_live(ctx, to.mailbox):
+            note(f"busy: arrives at {to.mailbox}'s next tool call or when its turn ends")
+            return 0
+        return report_not_woken(ctx, to, "typed", f"{pane.id} is busy")
     if result.reason:
         return report_not_woken(ctx, to, "submitted" if result.typed else "typed", result.reason)
     return 0
+
+
+class InlineFiling:
+    """A control kind's envelope carries all of it: once typed, its file is claimed `inline`
+    (before Enter, so the prompt hook it triggers does not deliver it a second time), and given
+    back unread if the envelope was not submitted, so the hooks deliver it instead."""
+
+    __slots__ = ("box", "claimed", "msg_id")
+
+    def __init__(self, ctx: Ctx, mailbox: str, msg_id: str) -> None:
+        self.box = ctx.store.mailbox(mailbox)
+        self.msg_id = msg_id
+        self.claimed: str | None = None
+
+    def file(self) -> None:
+        self.claimed = self.box.claim(self.msg_id, "inline")
+
+    def undo(self) -> None:
+        if self.claimed is not None:
+            self.box.give_back(self.claimed)
+            self.claimed = None
+
+
+def hooks_live(ctx: Ctx, mailbox: str) -> bool:
+    """A hook read this mailbox within 7 days: a busy agent's hooks will carry the message."""
+    hooked = ctx.store.mailbox(mailbox).hooked_at()
+    return hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS

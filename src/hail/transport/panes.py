@@ -35,6 +35,9 @@ class Pane:
     path: str
     agent: str | None
     seat: str | None
+    #: The agent itself holds the terminal (not a tool it runs): only then may hail type into an
+    #: agent whose screen it does not know.
+    foreground: bool = True
 
     @property
     def is_codex(self) -> bool:
@@ -79,14 +82,18 @@ def process_name(text: str) -> str:
 @dataclass(frozen=True)
 class _Procs:
     names: dict[int, str]
+    parents: dict[int, int]
     children: dict[int, list[int]]
+    groups: dict[int, int]  # pid -> process group
+    terminal_group: dict[int, int]  # pid -> foreground process group of its terminal
 
 
 def _processes(env: Mapping[str, str]) -> _Procs:
-    """Every process's name and parent from one `ps`; empty when ps cannot run."""
+    """Every process's name, parent and groups from one `ps`; empty when ps cannot run."""
+    empty = _Procs({}, {}, {}, {}, {})
     try:
         proc = subprocess.run(
-            ["ps", "-A", "-o", "pid=", "-o", "ppid=", "-o", "comm="],
+            ["ps", "-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid=", "-o", "tpgid=", "-o", "comm="],
             env=dict(env),
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -94,50 +101,60 @@ def _processes(env: Mapping[str, str]) -> _Procs:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
-        return _Procs({}, {})
-    names: dict[int, str] = {}
-    children: dict[int, list[int]] = {}
+        return empty
+    procs = empty
     for line in proc.stdout.decode("utf-8", errors="replace").split("\n"):
-        parts = line.split(None, 2)
-        if len(parts) < 3:
+        parts = line.split(None, 4)
+        if len(parts) < 5:
             continue
         try:
-            pid, ppid = int(parts[0]), int(parts[1])
+            pid, ppid, pgid, tpgid = (int(p) for p in parts[:4])
         except ValueError:
             continue
-        names[pid] = process_name(parts[2])
-        children.setdefault(ppid, []).append(pid)
-    return _Procs(names, children)
+        procs.names[pid] = process_name(parts[4])
+        procs.parents[pid] = ppid
+        procs.groups[pid] = pgid
+        procs.terminal_group[pid] = tpgid
+        procs.children.setdefault(ppid, []).append(pid)
+    return procs
 
 
-def _agent_of(row: PaneRow, commands: list[str], procs: _Procs | None) -> str | None:
-    """The pane's agent: its current command, its root process, a direct child of the root, or
-    a child of the root's foreground child.
+def _agent_of(row: PaneRow, commands: list[str], procs: _Procs | None) -> tuple[str | None, bool]:
+    """The pane's agent: a program named in `commands` that holds the pane's terminal.
 
-    The last form is npm's Codex: the shell runs `codex`, a node script (the pane's current command
-    is `node`) that starts the native `codex` binary as its own child.
+    That is the pane's current command; else a process of the terminal's foreground process group
+    (npm's Codex: the shell runs `codex`, a node script, whose child is the native `codex`); else
+    an ancestor of that group's leader (an agent running a tool in a group of its own). A shell at
+    its prompt holds the terminal itself: a `claude` it started in the background does not make
+    the pane an agent's, or hail would type into the shell. The flag says whether the agent is in
+    the foreground group itself (not only an ancestor of it).
     """
     current = process_name(row.command)
     if current in commands:
-        return current
+        return current, True
     if procs is None:
-        return None
-    root = procs.names.get(row.pid)
-    if root in commands:
-        return root
-    children = procs.children.get(row.pid, [])
-    for child in children:
-        name = procs.names.get(child)
-        if name in commands:
-            return name
-    for child in children:
-        if procs.names.get(child) != current:
-            continue
-        for grandchild in procs.children.get(child, []):
-            name = procs.names.get(grandchild)
-            if name in commands:
-                return name
-    return None
+        return None, False
+    foreground = procs.terminal_group.get(row.pid, -1)
+    if foreground <= 0:
+        return None, False  # no terminal known: only the current command can tell
+    for pid in _tree(procs, row.pid):
+        if procs.groups.get(pid) == foreground and procs.names.get(pid) in commands:
+            return procs.names[pid], True
+    pid = foreground
+    while pid in procs.parents and pid != row.pid:
+        pid = procs.parents[pid]
+        if procs.names.get(pid) in commands:
+            return procs.names[pid], False
+    return None, False
+
+
+def _tree(procs: _Procs, root: int) -> list[int]:
+    """The root and its descendants, breadth first."""
+    found, i = [root], 0
+    while i < len(found):
+        found.extend(procs.children.get(found[i], []))
+        i += 1
+    return found
 
 
 def _seat_at(path: str, home: str | None) -> str | None:
@@ -163,10 +180,11 @@ def survey(tmux: Tmux, env: Mapping[str, str], home: str | Path | None) -> Panes
     for row in rows:
         if row.path not in seats:
             seats[row.path] = _seat_at(row.path, home_dir)
+        agent, foreground = _agent_of(row, commands, procs)
         panes.append(
             Pane(
                 row.id, row.pid, row.command, row.in_mode, row.session, row.window, row.size,
-                row.path, _agent_of(row, commands, procs), seats[row.path],
+                row.path, agent, seats[row.path], foreground,
             )
         )  # fmt: skip
     return Panes(panes)

@@ -210,9 +210,12 @@ class Tmux:
         """Whether the pane is in copy or view mode now (keys would go to the mode, not the app)."""
         return self.run(["display-message", "-t", pane, "-p", "#{pane_in_mode}"]).strip() == "1"
 
-    def capture(self, pane: str, lines: int | None = None) -> list[str]:
-        """The visible screen, or with `lines` that much history above it; wrapped lines joined."""
-        args = ["capture-pane", "-p", "-J", "-t", pane]
+    def capture(
+        self, pane: str, lines: int | None = None, *, attributes: bool = False
+    ) -> list[str]:
+        """The visible screen, or with `lines` that much history above it; wrapped lines joined.
+        With `attributes`, each line keeps its SGR escapes (dim placeholders, the cursor)."""
+        args = ["capture-pane", "-p", "-J", *(["-e"] if attributes else []), "-t", pane]
         if lines is not None:
             args += ["-S", f"-{lines}"]
         text = self.run(args)

@@ -1,0 +1,312 @@
+"""What an agent's screen shows: an idle composer, a busy one, a person's draft, a dialog, queued
+text, or no composer hail knows.
+
+Pure: screen lines in (as `capture-pane -p -J -e` prints them, attributes and all; plain lines work
+too), a verdict out. The literals are the real TUIs' texts (Claude Code 2.1.332, Codex 0.171; the
+captures in tests/data/screens; docs/transport.md "Screen classes"); they live in these tables only,
+because the next release of either TUI may change them.
+
+How it reads a screen:
+
+- The **composer** is found first: Claude Code's input line starts with `❯` + NBSP between two
+  `─` rules (history uses a plain space); Codex's is the last `› ` line at the bottom, followed only
+  by its indented draft lines, status line and footer (history `› ` lines are dim, a dialog's chosen
+  option is reverse video).
+- With a composer on the screen there is **no dialog**: dialogs replace the composer. Without one,
+  only the last lines count, and never a line holding hail's own envelope or frame, so a peer's
+  headline quoting `(y/n)` is not a dialog.
+- A **draft** is text in the composer that a person typed. A placeholder (Codex's `Ask Codex to do
+  anything`, Claude Code's `Press up to edit queued messages`) is drawn dim, and the cursor in
+  reverse video: neither is text. On a capture without attributes, the known placeholders are
+  recognised by their words.
+- **Busy** is a turn in progress: Claude Code's footer says `esc to interrupt`; Codex's `Working
+  (… esc to interrupt)` line sits just above its composer. **Queued** is busy with a typed message
+  waiting for the turn.
+"""
+
+from __future__ import annotations
+
+from hail import policy
+
+IDLE = "idle"
+BUSY = "busy"
+QUEUED = "queued"
+DRAFT = "draft"
+DIALOG = "dialog"
+NONE = "none"
+
+#: Text typed into these is discarded and the Enter after it approves (Claude Code), or a typed `y`
+#: approves at once (Codex). Never a bare word such as `Approve`: Codex prints `Approved` in its
+#: history.
+DIALOG_LITERALS: tuple[str, ...] = (
+    # Claude Code 2.x
+    "Do you want to proceed",
+    "Yes, and don't ask again",
+    "Esc to cancel",
+    "No, and tell Claude what to do",
+    # Codex, seen on 0.171
+    "Press enter to confirm or esc to cancel",
+    # Codex
+    "Would you like to run the following command?",
+    "Would you like to make the following edits?",
+    "Would you like to grant these permissions?",
+    "Would you like to proceed",
+    "Yes, proceed",
+    "Yes, just this once",
+    "No, and tell Codex what to do",
+    # any
+    "(y/n)",
+    "Allow once",
+)
+
+#: A turn in progress: Claude Code's footer, Codex's working line (or its network retry).
+BUSY_LITERALS = ("esc to interrupt", "Reconnecting... waiting for network")
+#: Codex's footer while a turn runs and a draft is in its composer.
+CODEX_BUSY_FOOTER = "tab to queue message"
+
+#: A message typed during a turn, waiting for it: Codex shows the first above its composer, Claude
+#: Code the second above its composer and the third as the composer's placeholder.
+QUEUE_HINTS = (
+    "Messages to be submitted after next tool call",
+    "Queued · ctrl+x ctrl+s to send now",
+    "Press up to edit queued messages",
+)
+
+#: Placeholders: dim text in an empty composer. Only a capture without attributes needs these.
+PLACEHOLDERS = ("Ask Codex to do anything", "Press up to edit queued messages")
+
+CLAUDE_PROMPT = "❯\u00a0"
+CLAUDE_EMPTY = "❯"
+CODEX_PROMPT = "› "
+RULE = "─"
+#: hail's envelope and frame lines open with these: a peer's words, never the client's own.
+HAIL_MARKS = ("[hail ", "[hail:")
+#: Codex's status line names the model, then ` · ` and the working directory.
+CODEX_STATUS_MARKS = (" · /", " · ~")
+CODEX_FOOTERS = ("for shortcuts", CODEX_BUSY_FOOTER)
+#: How many non-blank lines may follow Codex's composer: its draft lines, status and footer.
+CODEX_BELOW_MAX = 8
+#: How many non-blank lines above Codex's composer hold its working line and queue.
+CODEX_ABOVE = 6
+
+
+class Line:
+    """One screen line: all its characters (`text`), and only those drawn neither dim nor in
+    reverse video (`solid`; others become spaces), which is what a person typed."""
+
+    __slots__ = ("solid", "styled", "text")
+
+    def __init__(self, text: str, solid: str, styled: bool) -> None:
+        self.text = text
+        self.solid = solid
+        self.styled = styled
+
+
+def parse_line(raw: str) -> Line:
+    """Split a `capture-pane -e` line into its characters and their dim/reverse state."""
+    if "\x1b" not in raw:
+        return Line(raw, raw, False)
+    text: list[str] = []
+    solid: list[str] = []
+    dim = reverse = False
+    i, n = 0, len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch == "\x1b" and i + 1 < n and raw[i + 1] == "[":
+            end = i + 2
+            while end < n and not ("@" <= raw[end] <= "~"):
+                end += 1
+            if end < n and raw[end] == "m":
+                dim, reverse = _sgr(raw[i + 2 : end], dim, reverse)
+            i = end + 1
+            continue
+        if ch == "\x1b" and i + 1 < n and raw[i + 1] == "]":
+            # OSC (a hyperlink): up to BEL or ESC backslash; it draws nothing.
+            end = i + 2
+            while end < n and raw[end] != "\x07" and raw[end] != "\x1b":
+                end += 1
+            i = end + (2 if end < n and raw[end] == "\x1b" else 1)
+            continue
+        text.append(ch)
+        solid.append(" " if dim or reverse else ch)
+        i += 1
+    return Line("".join(text), "".join(solid), True)
+
+
+def _sgr(params: str, dim: bool, reverse: bool) -> tuple[bool, bool]:
+    """Apply one SGR sequence's parameters to the dim and reverse flags."""
+    codes = params.split(";") if params else ["0"]
+    i = 0
+    while i < len(codes):
+        code = codes[i]
+        if code in ("38", "48", "58"):
+            # A colour: `5;N` or `2;R;G;B` follow, and are not attributes of their own.
+            i += 3 if codes[i + 1 : i + 2] == ["5"] else 5
+            continue
+        if code in ("", "0"):
+            dim = reverse = False
+        elif code == "2":
+            dim = True
+        elif code == "22":
+            dim = False
+        elif code == "7":
+            reverse = True
+        elif code == "27":
+            reverse = False
+        i += 1
+    return dim, reverse
+
+
+class Verdict:
+    """A screen's class, the composer's text when there is one, and the dialog literal shown."""
+
+    __slots__ = ("client", "composer", "literal", "state")
+
+    def __init__(self, state: str, client: str = "", composer: str = "", literal: str = "") -> None:
+        self.state = state
+        self.client = client
+        self.composer = composer
+        self.literal = literal
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.state!r}, {self.client!r}, {self.composer!r}, {self.literal!r})"
+
+    def holds(self, probe: str) -> bool:
+        """Whether the composer still shows the probe (whitespace ignored: wrapped lines match)."""
+        return squeeze(probe) in squeeze(self.composer)
+
+
+def squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
+def _first_literal(lines: list[Line], literals: tuple[str, ...]) -> str:
+    for line in lines:
+        for literal in literals:
+            if literal in line.text:
+                return literal
+    return ""
+
+
+def _is_hail_line(line: Line) -> bool:
+    return any(mark in line.text for mark in HAIL_MARKS)
+
+
+def _typed(lines: list[Line]) -> str:
+    """A person's text in composer lines: solid characters, known placeholders removed when the
+    capture carried no attributes."""
+    out = []
+    for line in lines:
+        text = line.solid
+        if not line.styled:
+            for placeholder in PLACEHOLDERS:
+                text = text.replace(placeholder, "")
+        out.append(text)
+    return "\n".join(out).strip()
+
+
+def _claude(lines: list[Line]) -> Verdict | None:
+    """Claude Code's composer: the last `❯`+NBSP line, up to the rule below it; the footer after."""
+    at = next(
+        (
+            i
+            for i in range(len(lines) - 1, -1, -1)
+            if lines[i].text.startswith(CLAUDE_PROMPT) or lines[i].text.rstrip() == CLAUDE_EMPTY
+        ),
+        None,
+    )
+    if at is None:
+        return None
+    end = next((j for j in range(at + 1, len(lines)) if lines[j].text.startswith(RULE)), len(lines))
+    box = lines[at:end]
+    first = box[0]
+    cut = len(CLAUDE_PROMPT)
+    box_text = [first.text[cut:], *(line.text for line in box[1:])]
+    box_typed = [Line(first.text[cut:], first.solid[cut:], first.styled), *box[1:]]
+    composer = "\n".join(box_text).strip()
+    footer = [line for line in lines[end + 1 :] if line.text.strip()]
+    above = [line for line in lines[:at] if line.text.strip()][-CODEX_ABOVE:]
+    typed = _typed(box_typed)
+    if typed:
+        return Verdict(DRAFT, "claude", composer)
+    if _first_literal(footer, BUSY_LITERALS):
+        queued = _first_literal([*above, *box], QUEUE_HINTS)
+        return Verdict(QUEUED if queued else BUSY, "claude", composer)
+    return Verdict(IDLE, "claude", composer)
+
+
+def _is_codex_prompt(line: Line) -> bool:
+    if not line.text.startswith(CODEX_PROMPT) and line.text.rstrip() != CODEX_PROMPT.strip():
+        return False
+    if line.styled and line.solid[:1] != line.text[:1]:
+        return False  # a dim glyph is history; a reverse one is a dialog's chosen option
+    rest = line.text[len(CODEX_PROMPT) :]
+    digits = len(rest) - len(rest.lstrip("0123456789"))
+    return not (digits and rest[digits : digits + 2] == ". ")  # `› 1. Yes, proceed (y)`
+
+
+def _codex(lines: list[Line]) -> Verdict | None:
+    """Codex's composer: the last `› ` line with only indented lines (its draft, status line and
+    footer) below it; its draft ends at the status line."""
+    blank_free = [i for i, line in enumerate(lines) if line.text.strip()]
+    for pos in range(len(blank_free) - 1, max(-1, len(blank_free) - 2 - CODEX_BELOW_MAX), -1):
+        at = blank_free[pos]
+        if not _is_codex_prompt(lines[at]):
+            continue
+        below = [lines[i] for i in blank_free[pos + 1 :]]
+        if not all(line.text.startswith("  ") for line in below):
+            return None
+        if _first_literal(below, DIALOG_LITERALS) and not any(map(_is_hail_line, below)):
+            return None
+        draft_lines = [lines[at]]
+        for line in lines[at + 1 :]:
+            if not line.text.strip() or _codex_chrome(line):
+                break
+            draft_lines.append(line)
+        first = lines[at]
+        cut = len(CODEX_PROMPT)
+        draft_lines[0] = Line(first.text[cut:], first.solid[cut:], first.styled)
+        composer = "\n".join(line.text for line in draft_lines).strip()
+        above = [lines[i] for i in blank_free[max(0, pos - CODEX_ABOVE) : pos]]
+        above = [line for line in above if not _is_hail_line(line)]
+        if _typed(draft_lines):
+            return Verdict(DRAFT, "codex", composer)
+        if _first_literal(above, QUEUE_HINTS):
+            return Verdict(QUEUED, "codex", composer)
+        if _first_literal(above, BUSY_LITERALS) or _first_literal(below, (CODEX_BUSY_FOOTER,)):
+            return Verdict(BUSY, "codex", composer)
+        return Verdict(IDLE, "codex", composer)
+    return None
+
+
+def _codex_chrome(line: Line) -> bool:
+    return any(m in line.text for m in CODEX_STATUS_MARKS + CODEX_FOOTERS)
+
+
+def classify(raw: list[str]) -> Verdict:
+    """The screen's class: idle, busy, queued, draft, dialog or none (no composer hail knows)."""
+    lines = [parse_line(line) for line in raw]
+    found = _claude(lines) or _codex(lines)
+    if found is not None:
+        return found
+    tail = [line for line in lines if line.text.strip() and not _is_hail_line(line)]
+    literal = _first_literal(tail[-policy.SCREEN_TAIL_LINES :], DIALOG_LITERALS)
+    if literal:
+        return Verdict(DIALOG, literal=literal)
+    return Verdict(NONE)
+
+
+def find_dialog(raw: list[str]) -> str | None:
+    """The dialog literal the screen shows, or None."""
+    verdict = classify(raw)
+    return verdict.literal if verdict.state == DIALOG else None
+
+
+def probe_of(text: str) -> str:
+    """What proves the text reached the screen: the `id:<id>` token of an envelope (an older
+    envelope from the same seat shares its opening characters), else its first 40 non-blank chars."""
+    if text.startswith("[hail "):
+        for word in text.split():
+            if word.startswith("id:") and len(word) > 3:
+                return word.rstrip("]")
+    return squeeze(text)[: policy.TYPE_PROBE_CHARS]

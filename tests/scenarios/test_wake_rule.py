@@ -1,0 +1,108 @@
+"""hail types only into an idle, empty agent composer; every other screen gets nothing typed and
+the hooks carry the message. Each outcome of a send on a scratch tmux server, with a stand-in
+`codex` that draws a Codex-like composer (`› <text>`)."""
+
+from __future__ import annotations
+
+import time
+
+from tests.scenarios.conftest import HERE, Scene, script_command
+from tests.support.procs import wait_until
+
+COMPOSER = HERE / "fake_composer.py"
+
+
+def start_codex(scene: Scene, mode: str = "codex") -> None:
+    scene.env["HAIL_AGENT_COMMANDS"] = "codex"
+    codex = script_command(scene.root, "codex", COMPOSER, mode)
+    scene.respawn(scene.recv, scene.seat_dir("worker"), f"'{codex}'")
+    assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
+
+
+def hook_once(scene: Scene) -> None:
+    """Run worker's hook once, so its hooks count as live."""
+    assert scene.as_pane(scene.recv, "deliver", "--format", "codex").rc == 0
+
+
+def test_an_idle_empty_composer_is_typed_into_submitted_and_checked(scene: Scene) -> None:
+    start_codex(scene)
+    sent = scene.as_pane(scene.sender, "worker", "announce", "STOP: the gate is red")
+    assert sent.rc == 0, sent.err
+    assert f"SUBMITTED [hail kind:announce from:boss/{scene.sender}" in scene.screen(scene.recv)
+    assert (scene.state / "seats/worker/cur" / f"{sent.id}.inline.md").exists()
+
+
+def test_a_persons_draft_is_left_alone_and_the_message_waits(scene: Scene) -> None:
+    start_codex(scene)
+    scene.tmux("send-keys", "-t", scene.recv, "-l", "please refactor the tokenizer so that")
+    assert wait_until(lambda: "› please refactor the tokenizer so that" in scene.screen(scene.recv))
+    sent = scene.as_pane(scene.sender, "worker", "announce", "STOP: the gate is red")
+    assert sent.rc == 5
+    assert f"a person is typing in {scene.recv}: arrives with their next prompt" in sent.err
+    time.sleep(0.3)
+    screen = scene.screen(scene.recv)
+    assert sent.id not in screen and "SUBMITTED" not in screen, "nothing typed or submitted"
+    assert "› please refactor the tokenizer so that" in screen
+    assert f"{sent.id}.md" in scene.new_files("worker"), "an announce stays unread for the hooks"
+
+
+def test_an_envelope_left_in_the_composer_is_exit_5_and_stays_unread(scene: Scene) -> None:
+    start_codex(scene, "stuck")
+    sent = scene.as_pane(scene.sender, "worker", "hold", "HOLD landing", "--for", "1h")
+    assert sent.rc == 5
+    assert (
+        f"typed into {scene.recv} and pressed Enter, but the envelope is still in its composer"
+        in (sent.err)
+    )
+    assert f"{sent.id}.md" in scene.new_files("worker"), "given back: the hooks deliver it"
+    assert not (scene.state / "seats/worker/cur" / f"{sent.id}.inline.md").exists()
+    assert scene.as_pane(scene.sender, "sent", sent.id).out == "delivered\n"
+    hook = scene.as_pane(scene.recv, "deliver", "--format", "codex")
+    assert f"id:{sent.id}" in hook.out
+    assert scene.as_pane(scene.sender, "sent", sent.id).out.startswith("injected ")
+
+
+def test_no_known_composer_gets_nothing_typed(scene: Scene) -> None:
+    scene.env["HAIL_AGENT_COMMANDS"] = "codex"
+    codex = scene.root / "bin" / "codex"
+    codex.parent.mkdir(exist_ok=True)
+    codex.symlink_to("/bin/cat")
+    # A `codex` showing a pager-like screen: no composer hail knows.
+    scene.respawn(
+        scene.recv, scene.seat_dir("worker"), f"printf 'lorem\\nipsum\\n'; exec '{codex}'"
+    )
+    assert wait_until(lambda: "ipsum" in scene.screen(scene.recv))
+    sent = scene.as_pane(scene.sender, "worker", "ask", "anyone there?")
+    assert sent.rc == 5
+    assert f"{scene.recv} shows no codex composer" in sent.err
+    assert sent.id not in scene.screen(scene.recv)
+
+
+def test_a_yn_headline_on_the_screen_is_not_a_dialog(scene: Scene) -> None:
+    first = scene.as_pane(scene.sender, "worker", "ask", "ship it now (y/n)?")
+    assert first.rc == 0, first.err
+    assert wait_until(lambda: scene.count(scene.recv, "(y/n)") == 2)
+    second = scene.as_pane(scene.sender, "worker", "ask", "and the docs?")
+    assert second.rc == 0, second.err
+
+
+def test_a_shell_with_a_claude_child_is_not_an_agent_pane(scene: Scene) -> None:
+    del scene.env["HAIL_AGENT_COMMANDS"]
+    bindir = scene.root / "bin"
+    bindir.mkdir(exist_ok=True)
+    (bindir / "claude").symlink_to("/bin/sleep")
+    seat = scene.make_seat("bg")
+    pane = scene.new_pane(seat, "bash", "--norc", "--noprofile", "-i")
+    # As a person would: `claude -p … &` leaves the shell at its prompt.
+    scene.tmux("send-keys", "-t", pane, "-l", f"'{bindir / 'claude'}' 600 &")
+    scene.tmux("send-keys", "-t", pane, "Enter")
+    assert wait_until(lambda: "[1]" in scene.screen(pane))
+    marker = scene.root / "ran"
+    sent = scene.as_pane(scene.sender, "bg", "announce", f"touch {marker}")
+    assert sent.rc == 5, sent.err
+    assert "not typed (no agent runs in seat bg)" in sent.err
+    time.sleep(0.5)
+    assert sent.id not in scene.screen(pane), "nothing typed"
+    assert not marker.exists(), "nothing run"
+    row = scene.as_pane(scene.sender, "seats", "bg").out.split("\n")[1]
+    assert row.split()[1] == "-", row
