@@ -52,10 +52,10 @@
         default = self.homeManagerModules.hail;
       };
 
+      # The build runs the unit and CLI tests and the install check. The
+      # Home Manager module is tested inside Home Manager by scripts/nix-check.
       checks = forAllSystems (pkgs: {
-        # The build runs the unit and CLI tests and the install check.
         package = packageFor pkgs;
-        module = import ./tests/nix/module-check.nix { inherit pkgs self; };
       });
 
       devShells = forAllSystems (pkgs: {

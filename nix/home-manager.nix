@@ -1,19 +1,53 @@
 # Home Manager module for hail. Curried over the flake so that `package`
-# defaults to this flake's build for the host system. It installs hail,
-# exports HAIL_ENVELOPE_MAX and links the agent skill; it never edits agent
-# configurations (that is `hail setup`'s job, run by the user).
+# defaults to this flake's build for the host system.
+#
+# It installs hail, exports HAIL_ENVELOPE_MAX, links the agent skill and
+# installs hail's hooks:
+# - where Home Manager owns an agent's configuration (programs.claude-code,
+#   programs.codex), through those modules' options, since their files are
+#   read-only links into the Nix store that nothing else may edit;
+# - elsewhere, by an activation step running `hail setup --yes`, the same
+#   merge a user runs by hand.
+# The hooks are the ones of src/hail/data/harness_hooks.json (nix/hooks.nix),
+# the table `hail setup` reads, and name the package's own executable.
 { self }:
 {
   config,
   lib,
+  options,
   pkgs,
   ...
 }:
 
 let
   cfg = config.programs.hail;
+  hailHooks = import ./hooks.nix;
 
+  program = "${cfg.package}/bin/hail";
   skillSource = "${cfg.package}/share/hail/skills/hail";
+  # The rule that lets Codex run `hail` outside its sandbox: the file
+  # `hail setup` writes.
+  codexRule = builtins.readFile ../src/hail/data/hail.rules;
+
+  # Home Manager releases without these modules still evaluate this one.
+  hasClaudeModule = options.programs ? claude-code;
+  hasCodexModule = options.programs ? codex;
+  claudeManaged = hasClaudeModule && config.programs.claude-code.enable;
+  codexManaged = hasCodexModule && config.programs.codex.enable;
+
+  hooksOn = cfg.enable && cfg.hooks.enable;
+
+  # Where Codex reads hooks.json, spelled as Codex spells it in its trust
+  # keys: Home Manager's programs.codex puts its files in ~/.codex, or in
+  # $XDG_CONFIG_HOME/codex (exported as CODEX_HOME) with preferXdgDirectories.
+  codexHome =
+    if config.home.preferXdgDirectories then
+      "${config.xdg.configHome}/codex"
+    else
+      "${config.home.homeDirectory}/.codex";
+
+  # hail's groups go after the user's own in each event.
+  after = lib.mapAttrs (_: lib.mkAfter);
 
   isRelative = target: target != "" && !lib.hasPrefix "/" target;
   nonRelativeTargets = builtins.filter (target: !isRelative target) cfg.skill.targets;
@@ -44,58 +78,161 @@ in
       '';
     };
 
+    hooks = {
+      enable = lib.mkOption {
+        type = lib.types.bool;
+        default = true;
+        example = false;
+        description = ''
+          Whether to install hail's hooks (SessionStart, UserPromptSubmit,
+          PostToolUse, …, as `hail setup` does). With
+          {option}`programs.claude-code.enable` they are added to
+          {option}`programs.claude-code.settings.hooks`, and with
+          {option}`programs.codex.enable` to {option}`programs.codex.hooks`
+          (Codex's hooks.json), after the user's own hooks, which are kept.
+          Their commands name the package's executable by its store path.
+          Agents Home Manager does not manage get them from
+          {option}`programs.hail.hooks.activation`.
+        '';
+      };
+
+      trustCodex = lib.mkOption {
+        type = lib.types.bool;
+        default = false;
+        example = true;
+        description = ''
+          Whether to record Codex's trust for hail's own hooks, as
+          `hail setup --trust-codex` does, so that Codex runs them without a
+          review in `/hooks` first. With {option}`programs.codex.enable` the
+          records go into {option}`programs.codex.settings` (Codex's
+          config.toml, which Home Manager then writes and Codex cannot), since
+          Codex cannot record a trust in a read-only config itself.
+        '';
+      };
+
+      activation = lib.mkOption {
+        type = lib.types.bool;
+        default = true;
+        example = false;
+        description = ''
+          Whether each activation runs `hail setup --yes` for the agent
+          configurations Home Manager does not own (~/.claude/settings.json,
+          ~/.codex/config.toml): the merge a user would run by hand, which
+          keeps every other hook and setting, backs the file up before
+          changing it and changes nothing when the hooks are current. It runs
+          after Home Manager wrote its files, prints nothing unless it fails,
+          and never fails the activation. On by default so that enabling hail
+          installs its hooks whether or not Home Manager manages the agents;
+          turn it off to run `hail setup` yourself.
+        '';
+      };
+    };
+
     skill = {
-      enable = lib.mkEnableOption "links to hail's agent skill";
+      enable = lib.mkEnableOption "hail's agent skill";
 
       targets = lib.mkOption {
         type = lib.types.listOf lib.types.str;
-        default = [ ".agents/skills/hail" ];
+        default = lib.optional (!codexManaged) ".agents/skills/hail";
+        defaultText = lib.literalExpression ''[ ".agents/skills/hail" ] unless programs.codex.enable'';
         example = [
           ".agents/skills/hail"
           ".claude/skills/hail"
         ];
         description = ''
           Paths relative to the home directory where the skill directory
-          (share/hail/skills/hail of the package) is linked.
+          (share/hail/skills/hail of the package) is linked. Besides these,
+          the skill goes through {option}`programs.claude-code.skills` and
+          {option}`programs.codex.skills` when those modules are enabled.
         '';
       };
     };
   };
 
-  config = lib.mkMerge [
-    (lib.mkIf cfg.enable { home.packages = [ cfg.package ]; })
+  config = lib.mkMerge (
+    [
+      (lib.mkIf cfg.enable { home.packages = [ cfg.package ]; })
 
-    (lib.mkIf (cfg.enable && cfg.envelopeMax != null) {
-      home.sessionVariables.HAIL_ENVELOPE_MAX = toString cfg.envelopeMax;
-    })
+      (lib.mkIf (cfg.enable && cfg.envelopeMax != null) {
+        home.sessionVariables.HAIL_ENVELOPE_MAX = toString cfg.envelopeMax;
+      })
 
-    (lib.mkIf (cfg.enable && cfg.skill.enable) {
-      home.file = lib.genAttrs cfg.skill.targets (_: {
-        source = skillSource;
-      });
-    })
+      (lib.mkIf (cfg.enable && cfg.skill.enable) {
+        home.file = lib.genAttrs cfg.skill.targets (_: {
+          source = skillSource;
+        });
+      })
 
-    # Every check concerns the skill, so they apply only when it is enabled.
-    (lib.mkIf cfg.skill.enable {
-      assertions = [
-        {
-          assertion = cfg.enable;
-          message = "programs.hail.skill.enable requires programs.hail.enable = true";
-        }
-        {
-          assertion = cfg.skill.targets != [ ];
-          message = "programs.hail.skill.targets must not be empty";
-        }
-        {
-          assertion = nonRelativeTargets == [ ];
-          message = "programs.hail.skill.targets must be relative to the home directory: ${builtins.toJSON nonRelativeTargets}";
-        }
-        {
-          # genAttrs would silently keep one link per repeated path.
-          assertion = repeatedTargets == [ ];
-          message = "programs.hail.skill.targets must not repeat a path: ${builtins.toJSON repeatedTargets}";
-        }
-      ];
-    })
-  ];
+      (lib.mkIf (hooksOn && cfg.hooks.activation && !(claudeManaged && codexManaged)) {
+        # After linkGeneration (itself after writeBoundary): Home Manager's
+        # own files are linked, so setup sees which configurations are links
+        # into the Nix store and leaves them alone. `run` prints the command
+        # instead on a dry run; --quiet keeps the output for failures.
+        home.activation.hailHooks = lib.hm.dag.entryAfter [ "writeBoundary" "linkGeneration" ] ''
+          if ! run --quiet ${lib.escapeShellArgs ([ program "setup" "--yes" "--program" program ] ++ lib.optional cfg.hooks.trustCodex "--trust-codex")}; then
+            warnEcho "hail: could not install hail's hooks (see above); run hail setup for the details. The activation goes on."
+          fi
+        '';
+      })
+
+      # Every check concerns the skill, so they apply only when it is enabled.
+      (lib.mkIf cfg.skill.enable {
+        assertions = [
+          {
+            assertion = cfg.enable;
+            message = "programs.hail.skill.enable requires programs.hail.enable = true";
+          }
+          {
+            assertion = cfg.skill.targets != [ ] || claudeManaged || codexManaged;
+            message = "programs.hail.skill.targets must not be empty";
+          }
+          {
+            assertion = nonRelativeTargets == [ ];
+            message = "programs.hail.skill.targets must be relative to the home directory: ${builtins.toJSON nonRelativeTargets}";
+          }
+          {
+            # genAttrs would silently keep one link per repeated path.
+            assertion = repeatedTargets == [ ];
+            message = "programs.hail.skill.targets must not repeat a path: ${builtins.toJSON repeatedTargets}";
+          }
+        ];
+      })
+    ]
+    # Only where Home Manager has these modules: defining an option that does
+    # not exist fails the evaluation, even under a false mkIf.
+    ++ lib.optional hasClaudeModule (
+      lib.mkIf claudeManaged (
+        lib.mkMerge [
+          (lib.mkIf hooksOn {
+            programs.claude-code.settings.hooks = after (hailHooks.groups "claude" program);
+          })
+          (lib.mkIf (cfg.enable && cfg.skill.enable) {
+            programs.claude-code.skills.hail = skillSource;
+          })
+        ]
+      )
+    )
+    ++ lib.optional hasCodexModule (
+      lib.mkIf codexManaged (
+        lib.mkMerge [
+          (lib.mkIf hooksOn {
+            programs.codex.hooks = after (hailHooks.groups "codex" program);
+          })
+          (lib.mkIf (hooksOn && cfg.hooks.trustCodex) {
+            programs.codex.settings.hooks.state = hailHooks.codexTrust {
+              path = "${codexHome}/hooks.json";
+              inherit (config.programs.codex) hooks;
+              inherit program;
+            };
+          })
+          (lib.mkIf cfg.enable {
+            programs.codex.rules.hail = codexRule;
+          })
+          (lib.mkIf (cfg.enable && cfg.skill.enable) {
+            programs.codex.skills.hail = skillSource;
+          })
+        ]
+      )
+    )
+  );
 }

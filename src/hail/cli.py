@@ -102,12 +102,15 @@ def keys_cmd(target: str, keys: tuple[str, ...]) -> int:
 @click.option("--check", is_flag=True)
 @click.option("--yes", is_flag=True)
 @click.option("--trust-codex", is_flag=True)
-def setup_cmd(check: bool, yes: bool, trust_codex: bool) -> int:
+@click.option("--program", metavar="PATH", default="hail")
+def setup_cmd(check: bool, yes: bool, trust_codex: bool, program: str) -> int:
     import os
 
     from hail.commands.setup import run_setup
 
-    return run_setup(os.environ, check, yes, trust_codex, sys.stdout, sys.stderr, sys.stdin)
+    return run_setup(
+        os.environ, check, yes, trust_codex, sys.stdout, sys.stderr, sys.stdin, program
+    )
 
 
 @click.command("doctor", context_settings=SETTINGS)

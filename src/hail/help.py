@@ -204,7 +204,9 @@ hail setup — install the hooks, check the install
       Adds three hooks to ~/.claude/settings.json and ~/.codex/config.toml, replacing older hail
       lines in place and keeping everything else, and writes ~/.codex/rules/hail.rules, which lets
       Codex run `hail` outside its sandbox. Shows a diff and asks first; backs up the old file.
-      --check reports drift (exit 1); --trust-codex also marks hail's hooks as trusted in Codex.
+      --check reports drift (exit 1); --trust-codex also marks hail's hooks as trusted in Codex;
+      --program PATH names that hail in the hook commands instead of `hail` from PATH. A config
+      that is a link into the Nix store is Home Manager's: setup leaves it to hail's module.
   hail doctor
       One line per check: ok, FIX (with the fix) or note. Exit 1 on any FIX.
   hail demo

@@ -86,8 +86,7 @@ let
         "mypy"
       ] (names python.packages)
     )
-    ++ expect (at "checks.package is the package") (checks.package == package)
-    ++ expect (at "checks.module passes") (checks.module.env.failed == 0);
+    ++ expect (at "checks.package is the package") (checks.package == package);
 in
 builtins.concatMap forSystem systems
 ++ expect "packages cover exactly the four systems" (

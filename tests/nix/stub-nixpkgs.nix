@@ -1,7 +1,6 @@
 # A stand-in for the nixpkgs flake, NOT nixpkgs. scripts/nix-check copies it
-# to a directory of its own as flake.nix, beside stub-lib.nix and
-# eval-module.nix, and puts it in place of hail's nixpkgs input, so that
-# flake.nix and nix/package.nix evaluate offline. A package here is a
+# to a directory of its own as flake.nix and puts it in place of hail's
+# nixpkgs input, so that flake.nix and nix/package.nix evaluate offline. A package here is a
 # derivation-shaped set that keeps the arguments it was made from, for
 # outputs-test.nix to read back; nothing can be built from it.
 {
@@ -17,10 +16,17 @@
         "x86_64-linux"
       ];
 
-      standInLib = import ./stub-lib.nix;
-
-      lib = standInLib // {
+      lib = {
         inherit (builtins) concatStringsSep;
+
+        genAttrs =
+          names: f:
+          builtins.listToAttrs (
+            map (name: {
+              inherit name;
+              value = f name;
+            }) names
+          );
 
         importTOML = path: builtins.fromTOML (builtins.readFile path);
 

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from hail.commands import managed
 from hail.errors import StateError, UsageError
-from hail.hook_table import Harness
+from hail.hook_table import DEFAULT_PROGRAM, Harness
 from hail.setup_merge import (
     EVENTS,
     MergeError,
@@ -60,6 +61,9 @@ CODEX_TRUST_HINT = (
 RULES_SOURCE = Path(__file__).resolve().parent.parent / "data" / "hail.rules"
 #: Where Codex finds it: every `*.rules` file in `rules/` beside its config is read at startup.
 RULES_NAME = "hail.rules"
+
+#: Besides letters and digits, what `--program` may hold: a hook command is run by a shell.
+PROGRAM_CHARACTERS = "/._+-@:"
 
 BACKUP_SUFFIX = ".hail-backup"
 NEW_FILE_MODE = 0o600
@@ -160,13 +164,13 @@ def _read(path: Path) -> str:
         ) from None
 
 
-def _merge(cfg: ConfigFile, text: str, trust_codex: bool) -> str:
+def _merge(cfg: ConfigFile, text: str, trust_codex: bool, program: str = DEFAULT_PROGRAM) -> str:
     if cfg.holds == "rule":
         return codex_rules()  # hail's own file: its whole text is hail's
     try:
         if cfg.harness == "claude":
-            return merge_claude(text)
-        return merge_codex(text, cfg.trust_path, trust_codex)
+            return merge_claude(text, program=program)
+        return merge_codex(text, cfg.trust_path, trust_codex, program)
     except MergeError as e:
         raise StateError(error_text(cfg.harness, str(cfg.path), e)) from None
 
@@ -194,19 +198,26 @@ def run_setup(
     out: TextIO,
     err: TextIO,
     stdin: TextIO,
+    program: str = DEFAULT_PROGRAM,
 ) -> int:
-    """`hail setup [--check] [--yes] [--trust-codex]`; returns the exit code.
+    """`hail setup [--check] [--yes] [--trust-codex] [--program PATH]`; returns the exit code.
 
-    Exit 1 only for `--check` with drift; errors are raised as `HailError`s.
+    Hook commands run `program`. A file Home Manager owns (a link into the Nix store) is left
+    alone. Exit 1 only for `--check` with drift; errors are raised as `HailError`s.
     """
+    _check_program(program)
     files = config_files(env)
     plans: list[_Plan | ConfigFile] = []
     for cfg in files:
         if not cfg.installed:
             plans.append(cfg)
             continue
+        owned = managed.managed_path(cfg.harness, cfg.path, cfg.holds, env)
+        if owned is not None:
+            _say(out, managed.skip_line(cfg.name, owned))
+            continue
         old = _read(cfg.path)
-        plans.append(_Plan(cfg, old, _merge(cfg, old, trust_codex)))
+        plans.append(_Plan(cfg, old, _merge(cfg, old, trust_codex, program)))
 
     drift = False
     untrusted: list[str] = []  # hail's Codex hooks still untrusted once this run is done
@@ -217,7 +228,7 @@ def run_setup(
             continue
         cfg, path = plan.cfg, str(plan.cfg.path)
         if cfg.harness == "codex" and cfg.holds == "hooks":
-            untrusted = codex_untrusted(plan.new, cfg.trust_path)
+            untrusted = codex_untrusted(plan.new, cfg.trust_path, program)
         if plan.old == plan.new:
             _say(out, f"ok    {cfg.name}: {cfg.what} current in {path}")
             continue
@@ -229,7 +240,7 @@ def run_setup(
         if not yes and not _confirm(f"update {path}?", out, stdin):
             _say(out, f"left {cfg.name}: unchanged")
             if cfg.harness == "codex" and cfg.holds == "hooks":
-                untrusted = codex_untrusted(plan.old, cfg.trust_path)
+                untrusted = codex_untrusted(plan.old, cfg.trust_path, program)
             continue
         _install(plan)
         _say(out, f"done  {cfg.name}: updated {path}; {_next_step(cfg, trust_codex)}")
@@ -240,6 +251,17 @@ def run_setup(
         if untrusted:
             _say(out, CODEX_TRUST_HINT)
     return 1 if check and drift else 0
+
+
+def _check_program(program: str) -> None:
+    """A hook command is a shell line: the program must be one plain word."""
+    if not program or not all(
+        (c.isascii() and c.isalnum()) or c in PROGRAM_CHARACTERS for c in program
+    ):
+        raise UsageError(
+            f"--program {program!r} is not a plain path: give the path to hail,"
+            f" made of letters, digits and {PROGRAM_CHARACTERS}"
+        )
 
 
 def _next_step(cfg: ConfigFile, trust_codex: bool) -> str:
@@ -328,9 +350,14 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[tuple[str, str]]:
     for cfg in files:
         if not cfg.installed:
             continue
+        owned = managed.managed_path(cfg.harness, cfg.path, cfg.holds, env)
+        if owned is not None:
+            lines += _managed_lines(cfg, owned)
+            continue
         try:
             text = _read(cfg.path)
-            current = _merge(cfg, text, trust_codex=False) == text
+            program = _program_in(cfg)
+            current = _merge(cfg, text, False, program) == text
         except StateError as e:
             lines.append(("FIX", e.message))
             continue
@@ -342,10 +369,36 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[tuple[str, str]]:
             continue
         lines.append(("ok", f"{cfg.name} hooks current ({cfg.path})"))
         if cfg.harness == "codex":
-            untrusted = codex_untrusted(text, cfg.trust_path)
+            untrusted = codex_untrusted(text, cfg.trust_path, program)
             if untrusted:
                 lines.append(("note", _untrusted_note(untrusted, cfg.path)))
     return lines
+
+
+def _program_in(cfg: ConfigFile) -> str:
+    """The hail the file's hooks run: Home Manager's activation step names its store path."""
+    if cfg.holds != "hooks":
+        return DEFAULT_PROGRAM
+    return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
+
+
+def _managed_lines(cfg: ConfigFile, owned: Path) -> list[tuple[str, str]]:
+    """Doctor's lines for a file Home Manager owns: checked, never pointed at hail setup."""
+    if cfg.holds == "hooks":
+        return managed.doctor_lines(cfg.name, cfg.harness, cfg.path, cfg.trust_path, owned)
+    try:
+        current = _read(owned) == codex_rules()
+    except StateError as e:
+        return [("FIX", e.message)]
+    if current:
+        return [("ok", f"Codex may run hail outside its sandbox (rule {owned}, from Home Manager)")]
+    return [
+        (
+            "FIX",
+            f"hail's Codex rule is missing or outdated in {owned}, which Home Manager owns: "
+            + managed.USE_THE_MODULE,
+        )
+    ]
 
 
 def _outdated(cfg: ConfigFile) -> str:

@@ -1,0 +1,213 @@
+"""`hail setup` and `hail doctor` with configs Home Manager owns (docs/nix.md): a config that is a
+read-only link into the Nix store is left alone by setup, which points at hail's module, and
+checked by doctor, which never advises `hail setup` for it. Also `setup --program`, which the
+module's activation step uses to name hail by its store path.
+
+The "store" is a scratch directory named by NIX_STORE_DIR; links into it are made the way Home
+Manager makes them (~/.claude/settings.json → store file, mode 0444).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import tomlkit
+
+from hail.commands.setup import doctor_hook_lines
+from hail.hook_table import hook_groups
+from hail.setup_merge import codex_trust_hash
+from tests.support.entry import run_hail
+from tests.support.world import SCRUBBED
+
+PROGRAM = "/nix/store/0000-hail-0.7.0/bin/hail"
+USER_HOOK = {"hooks": [{"type": "command", "command": "my-own-hook"}]}
+
+
+@dataclass
+class Home:
+    root: Path
+    home: Path
+    store: Path
+    env: dict[str, str]
+
+    def link_into_store(self, target: Path, content: str) -> None:
+        """`target` becomes a read-only link into the store, as Home Manager installs files."""
+        stored = self.store / f"{len(list(self.store.iterdir())):032d}-{target.name}"
+        stored.write_text(content)
+        stored.chmod(0o444)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.symlink_to(stored)
+
+    def setup(self, *args: str) -> tuple[int, str, str]:
+        proc = run_hail("setup", *args, cwd=self.root, env=self.env)
+        return proc.returncode, proc.stdout, proc.stderr
+
+
+@pytest.fixture
+def hm(tmp_path: Path) -> Home:
+    home = tmp_path / "home"
+    store = tmp_path / "store"
+    home.mkdir(exist_ok=True)  # the autouse isolation made it
+    store.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+    env.update(
+        HOME=str(home),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        NIX_STORE_DIR=str(store),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
+    )
+    return Home(tmp_path, home, store, env)
+
+
+def claude_settings(program: str | None) -> str:
+    """settings.json as Home Manager's programs.claude-code writes it with hail's module: the
+    user's own Stop hook, and hail's hooks naming `program` (none when None)."""
+    hooks: dict[str, list[object]] = {"Stop": [USER_HOOK]}
+    if program is not None:
+        for event, groups in hook_groups("claude", program).items():
+            hooks.setdefault(event, []).extend(groups)
+    return json.dumps({"model": "opus", "hooks": hooks})
+
+
+def codex_hooks_json(program: str) -> str:
+    hooks: dict[str, list[object]] = {"Stop": [USER_HOOK]}
+    for event, groups in hook_groups("codex", program).items():
+        hooks[event] = [USER_HOOK, *groups]
+    return json.dumps({"hooks": hooks})
+
+
+def test_setup_leaves_a_settings_json_linked_into_the_store_alone(hm: Home) -> None:
+    settings = hm.home / ".claude" / "settings.json"
+    hm.link_into_store(settings, claude_settings(None))
+    before = settings.read_text()
+
+    rc, out, err = hm.setup("--yes")
+
+    assert rc == 0, err
+    assert (
+        f"skip  Claude Code: {settings} is a read-only link into the Nix store, which Home Manager"
+        " owns; hail's module installs hail there: enable programs.hail in your Home Manager"
+        " configuration and switch"
+    ) in out.splitlines()
+    assert settings.is_symlink() and settings.read_text() == before
+    assert not list(settings.parent.glob("*.hail-backup"))
+
+
+def test_setup_adds_no_codex_hooks_to_config_toml_when_hooks_json_is_home_managers(
+    hm: Home,
+) -> None:
+    config = hm.home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text('model = "x"\n')
+    hm.link_into_store(config.with_name("hooks.json"), codex_hooks_json(PROGRAM))
+
+    rc, out, err = hm.setup("--yes", "--trust-codex")
+
+    assert rc == 0, err
+    assert config.read_text() == 'model = "x"\n', "no second copy of hail's hooks"
+    assert f"skip  Codex: {config.with_name('hooks.json')} is a read-only link" in out
+
+
+def test_setup_leaves_a_rule_file_linked_into_the_store_alone(hm: Home) -> None:
+    rules = hm.home / ".codex" / "rules" / "hail.rules"
+    hm.link_into_store(rules, "prefix_rule(pattern = ['hail'], decision = 'allow')\n")
+    before = rules.read_text()
+
+    rc, out, err = hm.setup("--yes")
+
+    assert rc == 0, err
+    assert f"skip  Codex: {rules} is a read-only link" in out
+    assert rules.read_text() == before
+
+
+def test_doctor_checks_hails_hooks_in_a_store_linked_settings_json(hm: Home) -> None:
+    settings = hm.home / ".claude" / "settings.json"
+    hm.link_into_store(settings, claude_settings(PROGRAM))
+
+    assert doctor_hook_lines(hm.env) == [
+        ("ok", f"Claude Code hooks current ({settings}, from Home Manager)")
+    ]
+
+
+def test_doctor_points_at_the_module_not_at_setup_when_the_store_file_lacks_hails_hooks(
+    hm: Home,
+) -> None:
+    settings = hm.home / ".claude" / "settings.json"
+    hm.link_into_store(settings, claude_settings(None))
+
+    lines = doctor_hook_lines(hm.env)
+
+    assert lines == [
+        (
+            "FIX",
+            f"Claude Code: hail's SessionStart UserPromptSubmit PostToolUse hooks missing from"
+            f" {settings}, which Home Manager owns: enable programs.hail in your Home Manager"
+            " configuration and switch",
+        )
+    ]
+    assert "hail setup" not in lines[0][1]
+
+
+def test_doctor_reads_codex_trust_for_hooks_json_from_config_toml(hm: Home) -> None:
+    codex = hm.home / ".codex"
+    hooks_json = codex / "hooks.json"
+    hm.link_into_store(hooks_json, codex_hooks_json(PROGRAM))
+    config = codex / "config.toml"
+    config.write_text('model = "x"\n')
+
+    untrusted = doctor_hook_lines(hm.env)
+    assert untrusted[0] == ("ok", f"Codex hooks current ({hooks_json}, from Home Manager)")
+    assert untrusted[1][0] == "note"
+    assert "programs.hail.hooks.trustCodex = true" in untrusted[1][1]
+    assert "hail setup" not in untrusted[1][1]
+
+    # What programs.hail.hooks.trustCodex records: hail's groups follow the user's (index 1).
+    state = {}
+    for event, snake in (
+        ("SessionStart", "session_start"),
+        ("UserPromptSubmit", "user_prompt_submit"),
+        ("PostToolUse", "post_tool_use"),
+    ):
+        group = hook_groups("codex", PROGRAM)[event][0]
+        command = group["hooks"][0]["command"]  # type: ignore[index]
+        matcher = group.get("matcher")
+        state[f"{hooks_json}:{snake}:1:0"] = {
+            "trusted_hash": codex_trust_hash(event, command, matcher=matcher)  # type: ignore[arg-type]
+        }
+    config.write_text(tomlkit.dumps({"model": "x", "hooks": {"state": state}}))
+
+    trusted = doctor_hook_lines(hm.env)
+    assert trusted[0] == ("ok", f"Codex hooks current ({hooks_json}, from Home Manager)")
+    assert not any(status == "note" for status, _ in trusted), trusted
+
+
+def test_setup_program_names_hail_by_path_and_doctor_finds_it_current(hm: Home) -> None:
+    (hm.home / ".claude").mkdir()
+
+    rc, out, err = hm.setup("--yes", "--program", PROGRAM)
+
+    assert rc == 0, err
+    hooks = json.loads((hm.home / ".claude" / "settings.json").read_text())["hooks"]
+    assert hooks == hook_groups("claude", PROGRAM)
+    assert doctor_hook_lines(hm.env) == [
+        ("ok", f"Claude Code hooks current ({hm.home / '.claude' / 'settings.json'})")
+    ]
+    # Idempotent: a second run with the same program changes nothing.
+    rc, out, err = hm.setup("--check", "--program", PROGRAM)
+    assert rc == 0, out
+
+
+@pytest.mark.parametrize("program", ["", "my hail", "hail;rm -rf ~", "$(hail)", "hail\n"])
+def test_setup_program_must_be_a_plain_path(hm: Home, program: str) -> None:
+    (hm.home / ".claude").mkdir()
+
+    rc, _out, err = hm.setup("--yes", "--program", program)
+
+    assert rc == 1
+    assert "is not a plain path: give the path to hail" in err
+    assert not (hm.home / ".claude" / "settings.json").exists()
