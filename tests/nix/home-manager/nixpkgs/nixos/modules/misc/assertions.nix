@@ -1,3 +1,5 @@
+# A stand-in for nixpkgs' nixos/modules/misc/assertions.nix, NOT nixpkgs' file, for evaluating Home Manager
+# with the snapshot of nixpkgs' lib alone: it declares `assertions` and `warnings`, which every Home Manager module may define.
 { lib, ... }:
 {
   options = {

@@ -1,3 +1,5 @@
+# A stand-in for nixpkgs' nixos/modules/misc/meta.nix, NOT nixpkgs' file, for evaluating Home Manager
+# with the snapshot of nixpkgs' lib alone: it declares the `meta` options Home Manager's modules define (maintainers, doc).
 { lib, ... }:
 {
   options.meta = {
