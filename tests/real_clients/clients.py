@@ -136,7 +136,7 @@ def toml_str(value: str) -> str:
 
 def write_claude_config(home: Path, projects: list[Path], probe: str, allowed_command: str) -> None:
     """~/.claude.json that skips onboarding, key and folder prompts; settings.json with the
-    probe hooks and one command allowed without a permission dialog."""
+    probe hooks, and `hail` and one more command allowed without a permission dialog."""
     state = {
         "hasCompletedOnboarding": True,
         "customApiKeyResponses": {"approved": [CLAUDE_API_KEY[-20:]], "rejected": []},
@@ -149,7 +149,8 @@ def write_claude_config(home: Path, projects: list[Path], probe: str, allowed_co
         if event == "PostToolUse":
             group = {"matcher": "*", **group}
         hooks[event] = [group]
-    settings = {"permissions": {"allow": [f"Bash({allowed_command}:*)"]}, "hooks": hooks}
+    allow = [f"Bash({allowed_command}:*)", "Bash(hail:*)"]
+    settings = {"permissions": {"allow": allow}, "hooks": hooks}
     (home / ".claude").mkdir(exist_ok=True)
     (home / ".claude" / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
 

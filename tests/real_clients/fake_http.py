@@ -12,6 +12,10 @@ Scripted replies read the text of the last user turn. Words in it steer the fake
 - ``RUN_CMD <cmd>``     call the shell tool with ``<cmd>`` (to the end of the line)
 - ``RUN_B64 <base64>``  call the shell tool with the decoded command, which may span lines
                         (a heredoc): a typed prompt is one line
+- ``RUN_LONG <cmd>``    like ``RUN_CMD``, asking Codex to wait up to 30 s for the command
+                        (``yield_time_ms``) before handing the turn back
+- ``ANSWER_HAIL``       in a typed hail envelope: answer it, ``hail <reply> fyi --re <id>
+                        'FAKE-ANSWER: GO for <id>'``, as a model told to reply would
 - ``RUN_WRITE``         call the shell tool in a way that needs the user's approval
 - ``HOLD_TOOL``         hold the reply until ``POST /_control/release``, then call ``echo hi``:
                         the agent stays busy exactly as long as the test wants
@@ -61,6 +65,8 @@ class Plan:
     command: str = ""
     escalate: bool = False
     hold: bool = False
+    #: Codex: how long exec_command waits for the command before handing the turn back (ms).
+    yield_ms: int = 0
 
 
 def plan_for(last_user_text: str, tool_result: str | None) -> Plan:
@@ -73,6 +79,11 @@ def plan_for(last_user_text: str, tool_result: str | None) -> Plan:
             return Plan("tool", command=base64.b64decode(encoded).decode())
         if "RUN_CMD " in line:
             return Plan("tool", command=line.split("RUN_CMD ", 1)[1].strip())
+        if "RUN_LONG " in line:
+            return Plan("tool", command=line.split("RUN_LONG ", 1)[1].strip(), yield_ms=30000)
+    answer = answer_command(last_user_text)
+    if answer is not None:
+        return Plan("tool", command=answer)
     if "HOLD_TOOL" in last_user_text:
         return Plan("tool", command="echo hi", hold=True)
     if "RUN_WRITE" in last_user_text:
@@ -80,6 +91,20 @@ def plan_for(last_user_text: str, tool_result: str | None) -> Plan:
     if "RUN_BASH" in last_user_text:
         return Plan("tool", command="echo hi")
     return Plan("text", text="FAKE-REPLY ok")
+
+
+def answer_command(text: str) -> str | None:
+    """The reply to a typed envelope asking for ``ANSWER_HAIL``: to its ``reply:``, ``--re`` its id."""
+    for line in text.splitlines():
+        if "ANSWER_HAIL" not in line or not line.startswith("[hail kind:"):
+            continue
+        fields = dict(
+            part.split(":", 1) for part in line[1:].split("]", 1)[0].split()[1:] if ":" in part
+        )
+        if "reply" in fields and "id" in fields:
+            msg_id = fields["id"]
+            return f"hail {fields['reply']} fyi --re {msg_id} 'FAKE-ANSWER: GO for {msg_id}'"
+    return None
 
 
 def strings_in(value: object) -> Iterator[str]:

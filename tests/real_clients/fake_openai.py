@@ -57,6 +57,8 @@ def output_item(plan: Plan) -> JSON:
             "content": [{"type": "output_text", "text": plan.text, "annotations": []}],
         }
     args: JSON = {"cmd": plan.command}
+    if plan.yield_ms:
+        args["yield_time_ms"] = plan.yield_ms
     if plan.escalate:
         args |= {"sandbox_permissions": "require_escalated", "justification": "Create a file?"}
     return {

@@ -102,6 +102,9 @@ class World:
         self.wait_tool = self.tool_bin / WAIT_TOOL
         self.wait_tool.write_text(WAIT_TOOL_SCRIPT)
         self.wait_tool.chmod(0o755)
+        # Codex runs the model's commands in a login shell, whose /etc/profile resets PATH: hail
+        # stays on it the way a user's profile keeps it there.
+        (self.home / ".bash_profile").write_text(f'export PATH="{self.tool_bin}:$PATH"\n')
         # The pinned clients come first: this machine may have an unrelated claude on PATH.
         self.env = {
             "HOME": str(self.home),

@@ -1,0 +1,90 @@
+"""A delegated question and its answer between the real clients: one agent runs
+``hail <seat> ask --wait …`` as a tool call, the other agent's model answers with
+``hail <asker> fyi --re <id> …``, and the asker's tool call returns with the framed answer.
+
+Both directions: Claude Code asks Codex, and Codex asks Claude Code. The fake models script the
+"model": ``RUN_CMD``/``RUN_LONG`` make the asker run the command, ``ANSWER_HAIL`` in the typed
+envelope makes the other model answer it (``fake_http.py``). Codex runs the ask with
+``yield_time_ms`` 30000, as the skill tells a Codex agent that waits longer than its 10 s default.
+
+Each test prints the time from the answer being filed (its ``replies/`` link) to the asker's tool
+call returning (the asker's PostToolUse hook, which runs when the tool call has returned).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from .clients import Agent
+from .evidence import eventually
+from .fake_http import FakeServer, request_text
+from .world import World
+
+QUESTION = "ANSWER_HAIL is the parser change safe to land?"
+ID = r"\d{4}T\d{6}-[0-9a-f]{4}"
+
+
+def returned_tool_call(fake: FakeServer, marker: str) -> tuple[str, float] | None:
+    """The tool output the asker's model received holding `marker`, and when it arrived."""
+    for turn in fake.turns():
+        result = turn.get("tool_result")
+        if result and marker in result:
+            return result, float(turn["t"])
+    return None
+
+
+def post_tool_use_after(agent: Agent, since: float) -> float | None:
+    times = [float(c["t"]) for c in agent.hook_calls("PostToolUse") if float(c["t"]) >= since]  # type: ignore[arg-type]
+    return min(times) if times else None
+
+
+def converse(world: World, asker: Agent, answerer: Agent, command: str) -> None:
+    fake_asker, fake_answerer = world.fake_for(asker), world.fake_for(answerer)
+    started = time.time()
+    world.tmux.submit(asker.pane, command)
+    output, arrived = eventually(
+        lambda: returned_tool_call(fake_asker, "FAKE-ANSWER: GO for "),
+        f"{asker.client}'s tool call returned with the answer",
+        timeout=60,
+    )
+    found = re.search(rf"^id=({ID})$", output, re.M)
+    assert found, output
+    ask = found.group(1)
+    # The id first, then the answer framed as hail inbox prints it.
+    assert output.index(f"id={ask}") < output.index("hail: 1 peer message, framed by token ")
+    frame = re.search(
+        rf"\[hail:([0-9a-f]{{8}}) kind:fyi from:\S+ reply:\S+ id:({ID}) time:\S+ re:{ask}\] "
+        rf"FAKE-ANSWER: GO for {ask}",
+        output,
+    )
+    assert frame, output
+    token, answer = frame.group(1), frame.group(2)
+    assert f"[/hail:{token} id:{answer}]" in output
+    # The answerer's model saw the ask (its envelope typed into its pane), and answered with --re.
+    asked = next(t for t in fake_answerer.turns() if f"id:{ask}]" in t["user_text"])
+    assert "ANSWER_HAIL" in request_text(asked)
+    receipt = world.hail(["sent", ask], cwd=asker.cwd)
+    assert re.fullmatch(rf"injected \S+ replied {answer}\n", receipt.out), receipt
+    filed = (world.state / "hail" / "replies" / ask / answer).lstat().st_mtime
+    returned = eventually(
+        lambda: post_tool_use_after(asker, filed), f"{asker.client}'s PostToolUse after the answer"
+    )
+    print(
+        f"\n{asker.client} asked {answerer.client}: answer filed → asker's tool call returned "
+        f"{returned - filed:.2f} s (PostToolUse), its output reached the model "
+        f"{arrived - filed:.2f} s after; the whole exchange took {arrived - started:.1f} s"
+    )
+    assert returned - filed < 10
+
+
+def test_claude_asks_codex_and_waits_for_the_answer(world: World) -> None:
+    codex = world.start("codex", seat="worker")
+    claude = world.start("claude", seat="boss")
+    converse(world, claude, codex, f"RUN_CMD hail worker ask --wait 60 '{QUESTION}'")
+
+
+def test_codex_asks_claude_and_waits_for_the_answer(world: World) -> None:
+    claude = world.start("claude", seat="boss")
+    codex = world.start("codex", seat="worker")
+    converse(world, codex, claude, f"RUN_LONG hail boss ask --wait 25 '{QUESTION}'")
