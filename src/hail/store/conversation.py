@@ -50,17 +50,19 @@ def replies_of(store: Store, ask_id: str) -> list[tuple[str, str]]:
     if not ids.is_valid_user_id(ask_id):
         return []
     where = replies_dir(store, ask_id)
-    out = []
-    for name in sorted(fs.list_names(where)):
+    found: list[tuple[int, str, str]] = []
+    for name in fs.list_names(where):
         if not ids.is_valid_user_id(name):
             continue
+        path = os.path.join(where, name)
         try:
-            target = os.readlink(os.path.join(where, name))
+            target = os.readlink(path)
+            filed = os.lstat(path).st_mtime_ns  # ids of one second do not sort by time
         except OSError:
             continue
         if parse_mailbox(target) is not None:
-            out.append((name, target))
-    return out
+            found.append((filed, name, target))
+    return [(name, target) for _, name, target in sorted(found)]
 
 
 def seat_of_mailbox(mailbox: str) -> str:
