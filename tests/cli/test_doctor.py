@@ -1,22 +1,17 @@
 """`hail doctor` through the installed entry point: every check of docs/commands.md "doctor".
 
-Tests that need tmux to answer run a scratch server (`tmux -L <unique> -f /dev/null`) whose panes run
+Tests that need tmux to answer run the scratch server of tests/support, whose panes run
 `bash --norc` and `cat` (agents under HAIL_AGENT_COMMANDS=bash,cat); the rest point HAIL_SOCKET at
 nothing, as the world fixture does.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
 import socket
-import subprocess
 import time
-import uuid
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -24,6 +19,8 @@ import pytest
 from hail import __version__
 from hail.store import fs
 from hail.store.store import Store
+from tests.support.procs import wait_until
+from tests.support.tmux import ScratchTmux
 from tests.support.world import World
 
 DAY = 86400
@@ -65,76 +62,30 @@ def _post_directly(world: World, mailbox: str, n: int) -> list[str]:
 # --- a scratch tmux server -----------------------------------------------------------------------
 
 
-@dataclass
-class Server:
-    name: str
-    socket: str
-    env: dict[str, str]
+def _settle(server: ScratchTmux, count: int) -> None:
+    """Wait until the server runs `count` panes, each past its start."""
+    listed: list[str] = []
 
-    def tmux(self, *args: str) -> str:
-        proc = subprocess.run(
-            ["tmux", "-L", self.name, *args],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        )
-        return proc.stdout.strip()
+    def settled() -> bool:
+        nonlocal listed
+        listed = server.cmd("list-panes", "-a", "-F", "#{pane_current_command}").split()
+        return len(listed) == count
 
-    def pane(self, cwd: Path, command: str) -> str:
-        return self.tmux("new-window", "-d", "-P", "-F", "#{pane_id}", "-c", str(cwd), command)
-
-    def wait_for(self, count: int) -> None:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            listed = self.tmux("list-panes", "-a", "-F", "#{pane_current_command}").split()
-            if len(listed) == count and "sh" not in listed:
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"tmux panes did not settle: {listed}")
+    assert wait_until(settled), f"tmux panes did not settle: {listed}"
 
 
 @pytest.fixture
-def server(world: World) -> Iterator[Server]:
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed")
-    env = {k: v for k, v in world.env.items() if k not in ("TMUX", "TMUX_PANE", "HAIL_SOCKET")}
-    name = f"hailtest-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    session = ["new-session", "-d", "-x", "300", "-y", "50", "-c", str(world.seat_dir("boss"))]
-    subprocess.run(
-        ["tmux", "-L", name, "-f", "/dev/null", *session, "bash --norc"],
-        env=env,
-        check=True,
-        timeout=10,
-    )
-    path = ""
-    try:
-        path = subprocess.run(
-            ["tmux", "-L", name, "display-message", "-p", "#{socket_path}"],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=10,
-        ).stdout.strip()
-        srv = Server(name, path, env)
-        srv.pane(world.seat_dir("worker"), "cat")
-        srv.wait_for(2)
-        world.env["HAIL_SOCKET"] = path
-        yield srv
-    finally:
-        subprocess.run(
-            ["tmux", "-L", name, "kill-server"], env=env, capture_output=True, check=False
-        )
-        # tmux may leave its socket file behind; a finalizer that raises would hide the failure
-        if path:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+def server(world: World, scratch_tmux: ScratchTmux) -> ScratchTmux:
+    """`bash --norc` in boss and `cat` in worker; HAIL_SOCKET points at them."""
+    scratch_tmux.new_session(world.seat_dir("boss"), ["bash", "--norc"], width=300, height=50)
+    scratch_tmux.new_window(world.seat_dir("worker"), ["cat"])
+    _settle(scratch_tmux, 2)
+    world.env["HAIL_SOCKET"] = scratch_tmux.socket
+    world.env["TMUX_TMPDIR"] = scratch_tmux.env["TMUX_TMPDIR"]
+    return scratch_tmux
 
 
-@pytest.mark.tmux
-def test_scenario_50_a_healthy_install_is_all_ok(world: World, server: Server) -> None:
+def test_scenario_50_a_healthy_install_is_all_ok(world: World, server: ScratchTmux) -> None:
     (world.root / "home" / ".claude").mkdir()
     assert world.run("setup", "--yes").returncode == 0
     world.run("whoami", cwd="worker")
@@ -150,9 +101,8 @@ def test_scenario_50_a_healthy_install_is_all_ok(world: World, server: Server) -
     assert rc == 0
 
 
-@pytest.mark.tmux
 def test_scenario_50_unread_mail_nobody_reads_is_a_note_and_keeps_the_exit_code(
-    world: World, server: Server
+    world: World, server: ScratchTmux
 ) -> None:
     world.run("whoami", cwd="worker")
     assert _lines(world)[0] == 0
@@ -202,7 +152,9 @@ def test_scenario_50_a_deleted_workspace_is_noted_with_when_gc_takes_it(world: W
     assert "note gc is due: 1 mailboxes of deleted workspaces: run hail gc" in lines
 
 
-def test_scenario_50_a_state_root_others_can_read_is_a_fix(world: World, server: Server) -> None:
+def test_scenario_50_a_state_root_others_can_read_is_a_fix(
+    world: World, server: ScratchTmux
+) -> None:
     world.run("whoami")
     assert _lines(world)[0] == 0
     world.state.chmod(0o755)
@@ -327,17 +279,18 @@ def test_a_socket_no_server_answers_is_a_fix_naming_its_source(world: World) -> 
     assert lines[2].endswith("; start tmux or set HAIL_SOCKET")
 
 
-@pytest.mark.tmux
-def test_tmux_lines_name_the_wake_pane_a_shared_seat_or_none(world: World, server: Server) -> None:
-    worker_pane = server.tmux("list-panes", "-a", "-F", "#{pane_id} #{pane_current_path}")
+def test_tmux_lines_name_the_wake_pane_a_shared_seat_or_none(
+    world: World, server: ScratchTmux
+) -> None:
+    worker_pane = server.cmd("list-panes", "-a", "-F", "#{pane_id} #{pane_current_path}")
     worker_id = next(
         line.split()[0] for line in worker_pane.splitlines() if line.endswith("/worker")
     )
     shared = world.make_seat("shared")
-    a = server.pane(shared, "cat")
-    b = server.pane(shared, "cat")
+    a = server.new_window(shared, ["cat"])
+    b = server.new_window(shared, ["cat"])
     idle = world.make_seat("idle")
-    server.wait_for(4)
+    _settle(server, 4)
     assert f"ok   wake pane for worker: {worker_id}" in _lines(world, cwd="worker")[1]
     _, lines = _lines(world, cwd=shared)
     assert "ok   tmux (HAIL_SOCKET): 4 panes, 4 agents" in lines
@@ -423,9 +376,8 @@ def test_an_unbound_mailbox_is_read_in_its_directory(world: World) -> None:
     )
 
 
-@pytest.mark.tmux
 def test_reasons_include_no_agent_and_a_gone_pane_when_tmux_answers(
-    world: World, server: Server
+    world: World, server: ScratchTmux
 ) -> None:
     world.make_seat("idle")
     world.run("whoami", cwd="idle")

@@ -17,7 +17,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .scratch_tmux import ScratchTmux, wait_until
+from tests.support.procs import wait_until
+
+from .scratch_tmux import ClientTmux
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -218,7 +220,7 @@ class Agent:
     client: str  # "claude" or "codex"
     pane: str
     cwd: Path
-    tmux: ScratchTmux
+    tmux: ClientTmux
     probe_log: Path
     notes: list[str] = field(default_factory=list)
 
@@ -284,7 +286,7 @@ class Agent:
 
 
 def launch(
-    tmux: ScratchTmux,
+    tmux: ClientTmux,
     client: str,
     cwd: Path,
     bin_dir: Path,

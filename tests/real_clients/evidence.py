@@ -12,9 +12,10 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
+from tests.support.procs import wait_until
+
 from .clients import Agent
 from .fake_http import JSON, FakeServer, request_text
-from .scratch_tmux import wait_until
 
 T = TypeVar("T")
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tests.support.entry import hail_bin
 from tests.support.ids import id_of
+from tests.support.procs import alive, wait_until
 
 from .clients import (
     CLAUDE_API_KEY,
@@ -32,7 +33,7 @@ from .clients import (
     write_codex_config,
 )
 from .fake_http import FakeServer
-from .scratch_tmux import ScratchTmux, alive, wait_until
+from .scratch_tmux import ClientTmux
 
 SEATS = ("boss", "worker", "shared")
 # A shell command that runs until the test creates its argument: an agent busy in a tool call
@@ -78,7 +79,7 @@ class World:
         self.agents: list[Agent] = []
         self.log: list[Hail] = []
         self.setup_run: Hail | None = None
-        self._tmux: ScratchTmux | None = None
+        self._tmux: ClientTmux | None = None
         try:
             self._build(bin_dir, with_hail, probe_context)
         except BaseException:
@@ -86,7 +87,7 @@ class World:
             raise
 
     @property
-    def tmux(self) -> ScratchTmux:
+    def tmux(self) -> ClientTmux:
         assert self._tmux is not None
         return self._tmux
 
@@ -121,7 +122,7 @@ class World:
         projects = [self.seat[n] for n in SEATS]
         write_claude_config(self.home, projects, probe, str(self.wait_tool))
         write_codex_config(self.home, projects, self.openai.url, probe)
-        self._tmux = ScratchTmux(self.env, self.seat["boss"], ["bash", "--norc", "--noprofile"])
+        self._tmux = ClientTmux(self.env, self.seat["boss"], ["bash", "--norc", "--noprofile"])
         self.boss_pane = self.tmux.first_pane
         if with_hail:
             # hail's own installer puts its hooks beside the probe hooks, as a user would.

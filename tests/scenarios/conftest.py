@@ -1,35 +1,30 @@
 """The scenario harness on a scratch tmux server: pane SENDER (`bash --norc` in `boss`) and pane
 RECV (`cat` in `worker`), the installed `hail` run as a real subprocess from a pane's directory.
 
-The server is `tmux -L hailtest-<pid>-<n> -f /dev/null` with TMUX_TMPDIR pointing at a private
-directory, so even tmux's default-server fallback could only reach a scratch server, never the
-user's. It is killed, with everything its panes started, in a finalizer that never raises.
+The server is the `scratch_tmux` fixture's (tests/support/tmux.py): its own socket, its own
+TMUX_TMPDIR, killed with everything its panes started in a finalizer that never raises.
 """
 
 from __future__ import annotations
 
-import contextlib
-import itertools
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from tests.support.entry import run_hail
 from tests.support.ids import id_of
-from tests.support.procs import alive, descendants, wait_until
+from tests.support.procs import wait_until
+from tests.support.tmux import ScratchTmux
 from tests.support.world import Seats, clean_env
 
 HERE = Path(__file__).resolve().parent
-_SERVERS = itertools.count(1)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -53,42 +48,30 @@ class Result:
 class Scene(Seats):
     """The scratch world: seat directories, a state root and a private tmux server."""
 
-    name: str
+    server: ScratchTmux
     env: dict[str, str]
-    socket: str = ""
-    sender: str = ""
     recv: str = ""
-    _pids: set[int] = field(default_factory=set)
 
     # --- tmux -----------------------------------------------------------------------------------
 
+    @property
+    def socket(self) -> str:
+        return self.server.socket
+
+    @property
+    def sender(self) -> str:
+        return self.server.first_pane
+
     def tmux(self, *args: str, check: bool = True) -> str:
-        proc = subprocess.run(
-            ["tmux", "-u", "-L", self.name, "-f", "/dev/null", *args],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=False,
-        )
-        if check and proc.returncode != 0:
-            raise AssertionError(f"tmux {' '.join(args)}: {proc.stderr.strip()}")
-        return proc.stdout
+        return self.server.cmd(*args, check=check)
 
     def new_pane(self, cwd: Path, *argv: str, env: Mapping[str, str] | None = None) -> str:
         """Start argv in a new window; its pane id."""
-        env_args = [a for k, v in (env or {}).items() for a in ("-e", f"{k}={v}")]
-        pane = self.tmux(
-            "new-window", "-d", "-P", "-F", "#{pane_id}", "-c", str(cwd), *env_args, "--", *argv
-        ).strip()
-        self._remember()
-        return pane
+        return self.server.new_window(cwd, argv, env)
 
     def respawn(self, pane: str, cwd: Path, script: str) -> None:
         """Restart the pane (same id) with a fresh screen running `sh -c script`."""
-        self.tmux("respawn-pane", "-k", "-t", pane, "-c", str(cwd), "--", "sh", "-c", script)
-        self.tmux("clear-history", "-t", pane)
-        self._remember()
+        self.server.respawn(pane, cwd, ["sh", "-c", script])
 
     def show_then_cat(self, pane: str, cwd: Path, lines: list[str]) -> None:
         """Make the pane show `lines`, then run `cat` (still an agent under bash,cat)."""
@@ -100,10 +83,10 @@ class Scene(Seats):
         )
 
     def command(self, pane: str) -> str:
-        return self.tmux("display-message", "-t", pane, "-p", "#{pane_current_command}").strip()
+        return self.server.command(pane)
 
     def screen(self, pane: str) -> str:
-        return self.tmux("capture-pane", "-p", "-J", "-t", pane)
+        return self.server.capture(pane)
 
     def count(self, pane: str, text: str) -> int:
         return sum(1 for line in self.screen(pane).split("\n") if text in line)
@@ -112,14 +95,10 @@ class Scene(Seats):
         return wait_until(lambda: self.count(pane, text) == n, timeout)
 
     def in_mode(self, pane: str) -> bool:
-        return self.tmux("display-message", "-t", pane, "-p", "#{pane_in_mode}").strip() == "1"
+        return self.server.display(pane, "#{pane_in_mode}") == "1"
 
     def pane_path(self, pane: str) -> Path:
-        return Path(self.tmux("display-message", "-t", pane, "-p", "#{pane_current_path}").strip())
-
-    def _remember(self) -> None:
-        out = self.tmux("list-panes", "-a", "-F", "#{pane_pid}", check=False)
-        self._pids.update(int(p) for p in out.split() if p.isdigit())
+        return Path(self.server.display(pane, "#{pane_current_path}"))
 
     # --- hail -----------------------------------------------------------------------------------
 
@@ -162,57 +141,29 @@ class Scene(Seats):
             return []
         return sorted(str(p.relative_to(self.state)) for p in self.state.rglob("*"))
 
-    # --- teardown -------------------------------------------------------------------------------
-
-    def kill(self) -> None:
-        """End the server and every process its panes started, by pid. Never raises."""
-        with contextlib.suppress(Exception):
-            self._remember()
-        pids = descendants(sorted(self._pids))
-        with contextlib.suppress(Exception):
-            self.tmux("kill-server", check=False)
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            for pid in pids:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, sig)
-            if wait_until(lambda: not any(alive(p) for p in pids), 3):
-                return
-
 
 def base_env(root: Path) -> dict[str, str]:
-    return {
-        **clean_env(root),
-        "TMUX_TMPDIR": str(root / "tmux"),
-        "LANG": "C.UTF-8",
-        "TERM": "xterm-256color",
-    }
+    return {**clean_env(root), "LANG": "C.UTF-8", "TERM": "xterm-256color"}
 
 
 @pytest.fixture
-def scene() -> Iterator[Scene]:
+def scene(scratch_tmux: ScratchTmux) -> Iterator[Scene]:
     """SENDER (`bash --norc` in boss) and RECV (`cat` in worker) on a private 300x50 server."""
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed")
-    # A short root: a tmux socket path must fit in 108 bytes.
+    # A short root: `hail demo` starts its own tmux servers under it, and a socket path must fit
+    # in 108 bytes.
     root = Path(tempfile.mkdtemp(prefix="ht"))
     (root / "home").mkdir()
-    (root / "tmux").mkdir(mode=0o700)
-    s = Scene(root, f"hailtest-{os.getpid()}-{next(_SERVERS)}", base_env(root))
+    scratch_tmux.env.update(base_env(root))
+    s = Scene(root, scratch_tmux, dict(scratch_tmux.env))
     try:
         s.make_seat("boss")
         s.make_seat("worker")
-        s.tmux(
-            "new-session", "-d", "-s", "t", "-x", "300", "-y", "50",
-            "-c", str(s.seat_dir("boss")), "--", "bash", "--norc",
-        )  # fmt: skip
-        s.tmux("set-option", "-g", "history-limit", "5000")
-        s.socket = s.tmux("display-message", "-p", "#{socket_path}").strip()
-        s.sender = s.tmux("display-message", "-p", "#{pane_id}").strip()
+        scratch_tmux.new_session(s.seat_dir("boss"), ["bash", "--norc"], width=300, height=50)
         s.recv = s.new_pane(s.seat_dir("worker"), "cat")
         assert wait_until(lambda: s.command(s.recv) == "cat" and "bash" in s.screen(s.sender))
         yield s
     finally:
-        s.kill()
+        scratch_tmux.kill()
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -4,19 +4,29 @@
 - `ID`, `id_of` (`tests.support.ids`): the one message-id pattern;
 - `wait_until` and the process tree (`tests.support.procs`);
 - `World`, `Seats`, `SCRUBBED` (`tests.support.world`): a scratch HOME and state with two seats;
+- `ScratchTmux` (`tests.support.tmux`): a private tmux server and its reaper;
 
-and the fixtures: `isolated_env` (every test, automatically) and `world`.
+and the fixtures: `isolated_env` (every test, automatically), `world` and `scratch_tmux` (whose
+tests are marked `tmux`).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support.tmux import ScratchTmux
 from tests.support.world import SCRUBBED, World, clean_env
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "scratch_tmux" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.tmux)
 
 
 @pytest.fixture(autouse=True)
@@ -43,3 +53,16 @@ def world(tmp_path: Path) -> World:
     w.make_seat("boss")
     w.make_seat("worker")
     return w
+
+
+@pytest.fixture
+def scratch_tmux(tmp_path: Path) -> Iterator[ScratchTmux]:
+    """A private tmux server, not started yet: adjust its `env`, then `new_session`. It is reaped
+    at teardown whatever the test did."""
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed")
+    server = ScratchTmux(clean_env(tmp_path))
+    try:
+        yield server
+    finally:
+        server.kill()

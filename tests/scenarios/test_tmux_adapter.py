@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,31 +22,26 @@ from hail.transport.tmux import (
     escape_last_semicolon,
 )
 from tests.support.procs import wait_until
-
-pytestmark = pytest.mark.tmux
+from tests.support.tmux import ScratchTmux
 
 
 @dataclass
 class Server:
+    """A scratch tmux server running `cat` in `root`, and hail's adapter to it."""
+
     root: Path
-    name: str
-    env: dict[str, str]
+    scratch: ScratchTmux
     tmux: Tmux
 
+    @property
+    def env(self) -> dict[str, str]:
+        return self.scratch.env
+
     def cmd(self, *args: str) -> str:
-        return subprocess.run(
-            ["tmux", "-u", "-L", self.name, "-f", "/dev/null", *args],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=20,
-        ).stdout
+        return self.scratch.cmd(*args)
 
     def pane(self, cwd: Path, *argv: str) -> str:
-        return self.cmd(
-            "new-window", "-d", "-P", "-F", "#{pane_id}", "-c", str(cwd), "--", *argv
-        ).strip()
+        return self.scratch.new_window(cwd, argv)
 
     def screen(self, pane: str) -> str:
         return "\n".join(self.tmux.capture(pane))
@@ -61,35 +52,12 @@ class Server:
 
 
 @pytest.fixture
-def server() -> Iterator[Server]:
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed")
-    root = Path(tempfile.mkdtemp(prefix="hu"))
-    (root / "tmux").mkdir()
-    env = {
-        "PATH": os.environ.get("PATH", os.defpath),
-        "HOME": str(root),
-        "TMUX_TMPDIR": str(root / "tmux"),
-        "LANG": "C.UTF-8",
-    }
-    name = f"hailunit-{os.getpid()}-{time.monotonic_ns()}"
-    start = ["tmux", "-L", name, "-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "40"]
-    subprocess.run([*start, "-c", str(root), "cat"], env=env, check=True, timeout=20)
-    sock = subprocess.run(
-        ["tmux", "-L", name, "display-message", "-p", "#{socket_path}"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    s = Server(root, name, env, Tmux(sock, "HAIL_SOCKET", env))
-    try:
-        yield s
-    finally:
-        subprocess.run(
-            ["tmux", "-L", name, "kill-server"], env=env, capture_output=True, check=False
-        )
-        shutil.rmtree(root, ignore_errors=True)
+def server(tmp_path: Path, scratch_tmux: ScratchTmux) -> Server:
+    scratch_tmux.env["LANG"] = "C.UTF-8"
+    scratch_tmux.new_session(tmp_path, ["cat"], width=200, height=40)
+    return Server(
+        tmp_path, scratch_tmux, Tmux(scratch_tmux.socket, "HAIL_SOCKET", scratch_tmux.env)
+    )
 
 
 def test_hail_socket_must_be_a_socket(tmp_path: Path) -> None:
@@ -133,7 +101,7 @@ def test_list_panes_reads_all_eight_fields(server: Server) -> None:
     rows = server.tmux.list_panes()
     first = rows[0]
     assert first.id == "%0" and first.pid > 0 and not first.in_mode
-    assert first.size == "200x40" and first.session == "0" and first.window == "0"
+    assert first.size == "200x40" and first.session == "t" and first.window == "0"
     assert rows[1].path == str(server.root)
 
 
