@@ -19,7 +19,7 @@ import pytest
 import tomlkit
 
 from hail.commands.setup import doctor_hook_lines
-from hail.hook_table import hook_groups
+from hail.hook_table import hook_groups, hook_specs
 from hail.setup_merge import codex_trust_hash
 from tests.support.entry import run_hail
 from tests.support.world import SCRUBBED
@@ -145,8 +145,8 @@ def test_doctor_points_at_the_module_not_at_setup_when_the_store_file_lacks_hail
     assert lines == [
         (
             "FIX",
-            f"Claude Code: hail's SessionStart UserPromptSubmit PostToolUse hooks missing from"
-            f" {settings}, which Home Manager owns: enable programs.hail in your Home Manager"
+            f"Claude Code: hail's {' '.join(s.event for s in hook_specs('claude'))} hooks missing"
+            f" from {settings}, which Home Manager owns: enable programs.hail in your Home Manager"
             " configuration and switch",
         )
     ]
@@ -168,12 +168,8 @@ def test_doctor_reads_codex_trust_for_hooks_json_from_config_toml(hm: Home) -> N
 
     # What programs.hail.hooks.trustCodex records: hail's groups follow the user's (index 1).
     state = {}
-    for event, snake in (
-        ("SessionStart", "session_start"),
-        ("UserPromptSubmit", "user_prompt_submit"),
-        ("PostToolUse", "post_tool_use"),
-    ):
-        group = hook_groups("codex", PROGRAM)[event][0]
+    for event, [group] in hook_groups("codex", PROGRAM).items():
+        snake = "".join("_" + c.lower() if c.isupper() else c for c in event).lstrip("_")
         command = group["hooks"][0]["command"]  # type: ignore[index]
         matcher = group.get("matcher")
         state[f"{hooks_json}:{snake}:1:0"] = {

@@ -7,7 +7,7 @@ one test runs with Home Manager's own `run` and `warnEcho`.
 
 scripts/nix-check runs these with HAIL_HM_SOURCE (Home Manager's source) and HAIL_HM_NIXPKGS (a
 directory with nixpkgs' lib/ and nixos/modules/misc/), from the offline snapshots or the test
-flake's inputs; without them the tests are skipped.
+flake's inputs (`tests.support.home_manager`); without them or nix the tests are skipped.
 """
 
 from __future__ import annotations
@@ -20,23 +20,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.support import home_manager
 
 from hail.hook_table import hook_groups
 from hail.setup_merge import codex_trust_hash
 
 REPO = Path(__file__).resolve().parents[2]
-EVAL = REPO / "tests" / "nix" / "home-manager" / "eval.nix"
 RULES = REPO / "src" / "hail" / "data" / "hail.rules"
-HM_SOURCE = os.environ.get("HAIL_HM_SOURCE", "")
-HM_NIXPKGS = os.environ.get("HAIL_HM_NIXPKGS", "")
 PACKAGE = "/nix/store/00000000000000000000000000000000-hail-0.7.0"
 PROGRAM = PACKAGE + "/bin/hail"
 SKILL = PACKAGE + "/share/hail/skills/hail"
 HOME = "/home/alice"
 
 pytestmark = pytest.mark.skipif(
-    not (HM_SOURCE and HM_NIXPKGS),
-    reason="run by scripts/nix-check, which sets HAIL_HM_SOURCE and HAIL_HM_NIXPKGS",
+    home_manager.sources() is None,
+    reason="needs nix and Home Manager's sources (scripts/nix-check, or the snapshots in shared/vendor)",
 )
 
 USER_HOOK = {"hooks": [{"type": "command", "command": "my-own-hook"}]}
@@ -57,37 +55,12 @@ BOTH_MANAGED = f"""
 """
 
 
-class Evaluation(subprocess.CalledProcessError):
-    pass
+Evaluation = home_manager.EvaluationError
 
 
 def evaluate(config: str, package: str = PACKAGE) -> dict[str, Any]:
     """The observed home configuration of `{ <config> }` (see eval.nix)."""
-    argv = [
-        "nix-instantiate",
-        "--eval",
-        "--strict",
-        "--json",
-        "--read-write-mode",  # the stand-in package set writes generated files into the store
-        str(EVAL),
-        "--arg",
-        "nixpkgs",
-        HM_NIXPKGS,
-        "--arg",
-        "homeManager",
-        HM_SOURCE,
-        "--arg",
-        "configuration",
-        "{ " + config + " }",
-        "--argstr",
-        "packagePath",
-        package,
-    ]
-    out = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
-    if out.returncode != 0:
-        raise Evaluation(out.returncode, argv, out.stdout, out.stderr)
-    result: dict[str, Any] = json.loads(out.stdout)
-    return result
+    return home_manager.evaluate(config, package)
 
 
 def merged(harness: str, user: dict[str, list[Any]], program: str = PROGRAM) -> dict[str, Any]:
@@ -213,9 +186,11 @@ def test_activation_off_leaves_the_step_out() -> None:
 def _run_step(step: str, home: Path, *, dry_run: bool = False) -> subprocess.CompletedProcess[str]:
     """The step as Home Manager's activation script runs it: bash, `set -eu -o pipefail`, its own
     `run` and `warnEcho` (lib/bash/home-manager.sh), DRY_RUN set for a dry run."""
+    sources = home_manager.sources()
+    assert sources is not None
     script = (
         "set -eu -o pipefail\n"
-        f"source {HM_SOURCE}/lib/bash/home-manager.sh\n"
+        f"source {sources.home_manager}/lib/bash/home-manager.sh\n"
         + ("DRY_RUN=1\n" if dry_run else "")
         + step
         + "echo activation goes on\n"

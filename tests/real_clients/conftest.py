@@ -77,6 +77,14 @@ def world(request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path) -> I
 
 
 @pytest.fixture
+def unset_world(
+    request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path
+) -> Iterator[World]:
+    """A world with hail on PATH and the probe hooks, but no hooks of hail's installed yet."""
+    yield from _world(request, World(tmp_path / "rc", client_bin, setup=False))
+
+
+@pytest.fixture
 def bare_world(request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path) -> Iterator[World]:
     """A world without hail: only the probe hook, which also adds a context marker."""
     yield from _world(

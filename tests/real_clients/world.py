@@ -66,7 +66,13 @@ class Hail:
 
 class World:
     def __init__(
-        self, root: Path, bin_dir: Path, *, with_hail: bool = True, probe_context: bool = False
+        self,
+        root: Path,
+        bin_dir: Path,
+        *,
+        with_hail: bool = True,
+        probe_context: bool = False,
+        setup: bool = True,
     ) -> None:
         self.root = root
         self.home = root / "home"
@@ -81,7 +87,7 @@ class World:
         self.setup_run: Hail | None = None
         self._tmux: ClientTmux | None = None
         try:
-            self._build(bin_dir, with_hail, probe_context)
+            self._build(bin_dir, with_hail, probe_context, setup)
         except BaseException:
             self.close()
             raise
@@ -91,7 +97,7 @@ class World:
         assert self._tmux is not None
         return self._tmux
 
-    def _build(self, bin_dir: Path, with_hail: bool, probe_context: bool) -> None:
+    def _build(self, bin_dir: Path, with_hail: bool, probe_context: bool, setup: bool) -> None:
         for d in (self.root, self.home, self.state, self.tool_bin):
             d.mkdir(parents=True)
         for name in SEATS:
@@ -124,7 +130,7 @@ class World:
         write_codex_config(self.home, projects, self.openai.url, probe)
         self._tmux = ClientTmux(self.env, self.seat["boss"], ["bash", "--norc", "--noprofile"])
         self.boss_pane = self.tmux.first_pane
-        if with_hail:
+        if with_hail and setup:
             # hail's own installer puts its hooks beside the probe hooks, as a user would.
             self.setup_run = self.hail(["setup", "--yes", "--trust-codex"], cwd=self.root)
             self.log.remove(self.setup_run)  # its diff would drown a failure report

@@ -43,13 +43,11 @@ def managed_path(harness: Harness, path: Path, holds: str, env: Mapping[str, str
     Codex reads hooks from config.toml and from hooks.json beside it: when either is a store link,
     Home Manager installs Codex's hooks, and hail setup must not add a second copy to config.toml.
     """
-    if store_link(path, env):
-        return path
     if harness == "codex" and holds == "hooks":
         hooks_json = path.with_name(CODEX_HOOKS_JSON)
-        if store_link(hooks_json, env):
+        if store_link(hooks_json, env):  # where Home Manager's programs.codex puts hooks
             return hooks_json
-    return None
+    return path if store_link(path, env) else None
 
 
 def skip_line(name: str, path: Path) -> str:

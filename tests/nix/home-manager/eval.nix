@@ -14,6 +14,7 @@
   configuration ? { },
   # hail's package: a directory (`bin/hail` in it to run the activation step), else a stand-in.
   packagePath ? "/nix/store/00000000000000000000000000000000-hail-0.7.0",
+  homeDirectory ? "/home/alice",
 }:
 
 let
@@ -40,7 +41,7 @@ let
     modules = [
       {
         home.username = "alice";
-        home.homeDirectory = "/home/alice";
+        home.homeDirectory = homeDirectory;
         home.stateVersion = "25.11";
         # The manual is built from docs/, which the offline snapshot leaves out.
         manual.manpages.enable = false;

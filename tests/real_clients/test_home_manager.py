@@ -1,0 +1,129 @@
+"""hail's hooks installed by the Home Manager module, not by ``hail setup`` (docs/nix.md "Agents
+managed by Home Manager"): the test's own Claude Code settings and Codex config (probe hooks, fake
+model server, trusted projects) become ``programs.claude-code.settings`` and
+``programs.codex.settings`` of a home configuration with ``programs.hail.enable`` and
+``hooks.trustCodex``, evaluated inside the real Home Manager (``tests.support.home_manager``). The
+files that evaluation generates replace the test's own as read-only links into a store directory,
+as Home Manager installs them: settings.json, config.toml, hooks.json and the rule file. Then a real
+client delivers a message through those hooks, with no review of Codex's hooks.
+
+Needs nix and Home Manager's sources (the snapshots in shared/vendor, or HAIL_HM_SOURCE and
+HAIL_HM_NIXPKGS); skipped without them.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+import tomlkit
+
+from tests.support import home_manager
+from tests.support.entry import hail_bin
+
+from .evidence import delivery_tokens, envelope, eventually, first_delivery, submitted_prompt
+from .fake_http import request_text
+from .world import World
+
+pytestmark = pytest.mark.skipif(
+    home_manager.sources() is None,
+    reason="needs nix and Home Manager's sources (the snapshots in shared/vendor)",
+)
+
+#: The files Home Manager installs for this configuration, home-relative.
+GENERATED = (
+    ".claude/settings.json",
+    ".codex/config.toml",
+    ".codex/hooks.json",
+    ".codex/rules/hail.rules",
+)
+
+
+def install_from_the_module(world: World) -> Path:
+    """Evaluate the module with the world's own agent configs as the user's settings, and link
+    the generated files into the world's home. Returns the package's bin/hail."""
+    package = world.root / "package"
+    (package / "bin").mkdir(parents=True)
+    program = package / "bin" / "hail"
+    program.symlink_to(hail_bin())
+
+    claude = world.home / ".claude" / "settings.json"
+    codex = world.home / ".codex" / "config.toml"
+    users = world.root / "users"
+    users.mkdir()
+    (users / "claude.json").write_text(claude.read_text())
+    (users / "codex.json").write_text(json.dumps(tomllib.loads(codex.read_text())))
+    config = f"""
+      programs.hail.enable = true;
+      programs.hail.hooks.trustCodex = true;
+      programs.claude-code.enable = true;
+      programs.claude-code.package = null;
+      programs.claude-code.settings = builtins.fromJSON (builtins.readFile "{users}/claude.json");
+      programs.codex.enable = true;
+      programs.codex.package = null;
+      programs.codex.settings = builtins.fromJSON (builtins.readFile "{users}/codex.json");
+    """
+    files = home_manager.evaluate(config, str(package), home=str(world.home))["files"]
+
+    store = world.root / "store"
+    store.mkdir()
+    world.env["NIX_STORE_DIR"] = str(
+        store
+    )  # so that hail doctor knows the links for Home Manager's
+    for target in GENERATED:
+        generated = files[target]
+        # Home Manager's TOML format writes the value as TOML; the stand-in package set keeps JSON.
+        if target.endswith(".toml"):
+            text = tomlkit.dumps(generated["value"])
+        else:
+            text = generated["content"]
+        stored = store / f"{len(list(store.iterdir())):032d}-{Path(target).name}"
+        stored.write_text(text)
+        stored.chmod(0o444)
+        link = world.home / target
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.unlink(missing_ok=True)
+        link.symlink_to(stored)
+    return program
+
+
+def test_a_client_delivers_through_the_hooks_of_the_modules_generated_files(
+    unset_world: World, client: str
+) -> None:
+    world = unset_world
+    program = install_from_the_module(world)
+    hooks_file = world.home / (
+        ".claude/settings.json" if client == "claude" else ".codex/hooks.json"
+    )
+    hooks = json.loads(hooks_file.read_text())["hooks"]
+    commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
+    assert f"{program} deliver --format {client}" in commands, commands
+
+    doctor = world.hail(["doctor"], cwd=world.seat["boss"])
+    name = "Claude Code" if client == "claude" else "Codex"
+    assert f"ok   {name} hooks current ({hooks_file}, from Home Manager)" in doctor.out, doctor
+    assert "trustCodex" not in doctor.out, "the module recorded Codex's trust"
+
+    agent = world.start(client)  # no "Hooks need review": the trust came with the config
+    fake = world.fake_for(agent)
+    headline = "the module installed these hooks"
+    body = "BODY-HM-1 delivered by the hooks Home Manager wrote"
+
+    sent = world.send("worker", headline, body)
+
+    assert sent.rc == 0, sent
+    message_id = sent.id
+    prompt = submitted_prompt(agent, message_id)
+    assert prompt == envelope(
+        message_id, headline, sender=f"boss/{world.boss_pane}", with_body=True
+    )
+    turn = eventually(lambda: first_delivery(fake, message_id), "the framed body reached the model")
+    assert "BODY-HM-1 delivered by the hooks Home Manager wrote" in request_text(turn)
+    agent.wait_stops(1)
+    assert len(delivery_tokens(fake, message_id)) == 1, "delivered exactly once"
+    receipt = world.hail(["sent", message_id])
+    assert receipt.out.startswith("injected "), receipt
+    for target in GENERATED:
+        assert (world.home / target).is_symlink(), f"{target} stayed Home Manager's link"
