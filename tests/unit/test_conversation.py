@@ -171,3 +171,14 @@ def test_a_chain_counts_replies_and_a_persons_prompt_starts_it_again(tmp_path: P
     assert conversation.Thread(None, True, policy.REPLY_CHAIN_MAX + 1).capped("fyi")
     assert not conversation.Thread(None, True, policy.REPLY_CHAIN_MAX).capped("ask")
     assert not conversation.Thread(None, True, policy.REPLY_CHAIN_MAX + 1).capped("announce")
+
+
+def test_gc_sweeps_old_reply_links_and_their_empty_folders(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "hail"))
+    conversation.record_reply(store, "1130T100000-0001", "1130T100100-0002", "boss")
+    conversation.record_reply(store, "1130T100000-0003", "1130T100100-0004", "boss")
+    old = conversation.replies_dir(store, "1130T100000-0001")
+    os.utime(os.path.join(old, "1130T100100-0002"), (1.0, 1.0), follow_symlinks=False)
+    conversation.sweep_replies(store, time.time() - 3600)
+    assert not os.path.exists(old)
+    assert conversation.replies_of(store, "1130T100000-0003") == [("1130T100100-0004", "boss")]

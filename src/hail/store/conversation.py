@@ -65,6 +65,24 @@ def replies_of(store: Store, ask_id: str) -> list[tuple[str, str]]:
     return [(name, target) for _, name, target in sorted(found)]
 
 
+def sweep_replies(store: Store, cutoff: float) -> None:
+    """Remove reply links filed before `cutoff` (gc), and the folders they leave empty."""
+    root = os.path.join(store.root, "replies")
+    for ask_id in fs.list_names(root):
+        where = os.path.join(root, ask_id)
+        for name in fs.list_names(where):
+            path = os.path.join(where, name)
+            try:
+                if os.lstat(path).st_mtime < cutoff:
+                    os.unlink(path)
+            except OSError:
+                continue
+        try:
+            os.rmdir(where)  # only when empty
+        except OSError:
+            pass
+
+
 def seat_of_mailbox(mailbox: str) -> str:
     """`seat@%N` → `seat`; a seat's own mailbox is itself."""
     return mailbox.split("@", 1)[0]

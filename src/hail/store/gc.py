@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from hail.seat import parse_mailbox
-from hail.store import fs
+from hail.store import conversation, fs
 from hail.store.maildir import HOWS, Mailbox
 from hail.store.records import read_holds, read_pending, remove
 from hail.store.store import Store
@@ -306,6 +306,7 @@ def collect(store: Store, now: float, days: int) -> Report:
     mailboxes, unread = _archive_deleted(store, plan)
     holds = _remove_all(stale_holds(store, now, days))
     records = _remove_all(stale_records(store, now, days))
+    conversation.sweep_replies(store, now - days * DAY_SECONDS)
     return Report(read, mailboxes, unread, holds, records)
 
 

@@ -105,7 +105,10 @@ def live(store: Store, now: float) -> list[Wait]:
     for name in fs.list_names(where):
         path = os.path.join(where, name)
         touched = fs.mtime(path)
-        if touched is None or now - touched > policy.WAIT_STALE_SECONDS:
+        if touched is None:
+            continue
+        if now - touched > policy.WAIT_STALE_SECONDS:
+            _remove(path)  # its process is gone
             continue
         wait = _read(path)
         if wait is not None and wait.deadline > now:
@@ -129,8 +132,12 @@ def refresh(wait: Wait) -> None:
 
 
 def stop(wait: Wait) -> None:
+    _remove(wait.path)
+
+
+def _remove(path: str) -> None:
     try:
-        os.unlink(wait.path)
+        os.unlink(path)
     except FileNotFoundError:
         pass
 
