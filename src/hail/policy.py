@@ -54,6 +54,9 @@ BRIEF_SECTION_LINES = 5
 #: Per hook call: Claude Code replaces hook context over 10,000 characters with a preview.
 DELIVER_MAX_MESSAGES = 5
 DELIVER_MAX_BYTES = 8192
+#: `hail inbox` prints about this much at most: Claude Code keeps 30,000 characters of a command's
+#: output and cuts the middle, Codex keeps less; what is not printed stays unread for the next call.
+INBOX_MAX_BYTES = 16 * 1024
 #: The harness's JSON payload is read only if it is already there, at most this much.
 HOOK_STDIN_MAX = 64 * 1024
 #: hook-errors.log is rotated once past this size.

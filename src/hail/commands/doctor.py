@@ -67,6 +67,7 @@ def doctor(ctx: Ctx) -> int:
             )
             return 1
         _check_size(plan, out)
+        _check_foreign_mail(ctx, plan, out)
         _note_unseen(ctx, plan, panes, out)
         _note_deleted(plan, out)
         _note_gc_due(plan, out)
@@ -189,6 +190,30 @@ def _check_size(plan: store_gc.Scan, out: _Lines) -> None:
         box = plan.boxes[name]
         if box.claimed > policy.DOCTOR_CUR_MAX:
             out.say("FIX", f"seat {name} keeps {box.claimed} read messages: run hail gc")
+
+
+def _check_foreign_mail(ctx: Ctx, plan: store_gc.Scan, out: _Lines) -> None:
+    """Unread files another user owns (written by `sudo hail`, say): no reader can mark them read."""
+    me = os.geteuid()
+    for name in sorted(plan.boxes):
+        if not plan.boxes[name].unread:
+            continue
+        box = ctx.store.mailbox(name)
+        foreign = [u for u in box.unread() if _owner(u.path) not in (me, None)]
+        if foreign:
+            out.say(
+                "FIX",
+                f"seat {name} has {len(foreign)} unread message(s) owned by another user "
+                f"(uid {_owner(foreign[0].path)}), which hail cannot mark read: "
+                f"run sudo chown {me} {box.new}/*.md",
+            )
+
+
+def _owner(path: str) -> int | None:
+    try:
+        return os.stat(path).st_uid
+    except OSError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,15 @@ import time
 from hail import ids, policy
 from hail.context import Ctx
 from hail.errors import StateError, UsageError
-from hail.output import emit
+from hail.output import emit, note
 from hail.store import fs
-from hail.store.maildir import Mailbox
+from hail.store.maildir import Mailbox, not_yours
 from hail.store.message import Message, parse
 from hail.store.store import Receipt, Store
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.seat import Seat
 
 # --- sent -----------------------------------------------------------------------------------------
 
@@ -118,17 +122,23 @@ class _Shown:
         self.receipt = receipt
 
 
-def _framed(items: list[_Shown]) -> list[str]:
+def _framed(items: list[_Shown], budget: int | None = None) -> list[str]:
     """Preamble, then per message its `receipt:` line (when it had one) and its frame
-    [docs/envelope-and-frames.md "Frames"]."""
+    [docs/envelope-and-frames.md "Frames"].
+
+    With `budget` (bytes), the first message's body is cut to fit it, as the hook does.
+    """
     from hail import frame
 
     token = frame.draw_token(t for item in items for t in frame.texts_of(item.msg))
     lines = [frame.preamble(len(items), token)]
-    for item in items:
+    for i, item in enumerate(items):
         if item.receipt is not None:
             lines.append(f"receipt: {item.receipt}")
-        lines += frame.frame(token, item.msg)
+        if i == 0 and budget is not None:
+            lines += frame.cut_to_fit(token, item.msg, budget)
+        else:
+            lines += frame.frame(token, item.msg)
     return lines
 
 
@@ -144,48 +154,119 @@ def _write(lines: list[str]) -> None:
     protocol.write_stdout("".join(line + "\n" for line in lines))
 
 
-def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
-    """Print my mail framed; claim what had no receipt as `read` unless `peek`."""
-    seat = ctx.require_seat()
-    items: list[_Shown] = []
-    claims: list[tuple[Mailbox, str]] = []
+class _Inbox:
+    """What one `hail inbox` call shows, what it claimed, and what it had to leave."""
+
+    __slots__ = ("claims", "items", "left", "refused", "used")
+
+    def __init__(self) -> None:
+        self.items: list[_Shown] = []
+        self.claims: list[tuple[Mailbox, str]] = []
+        self.refused: list[str] = []  # unread files of another user: never claimed
+        self.left = 0  # unread messages past the output budget: still unread
+        self.used = 0
+
+    def give_back(self) -> None:
+        for box, path in self.claims:
+            box.give_back(path)
+        self.claims.clear()
+
+
+def _take_unread(box: Mailbox, peek: bool, got: _Inbox) -> list[tuple[str, _Shown]]:
+    """Unread messages, oldest first, within the output budget (the first one always)."""
+    from hail import frame
+
+    entries: list[tuple[str, _Shown]] = []
+    for unread in box.unread():
+        if got.left or ((got.items or entries) and got.used + unread.size > policy.INBOX_MAX_BYTES):
+            got.left += 1  # stays unread: the next `hail inbox` prints it
+            continue
+        path = unread.path
+        if not peek:
+            try:
+                claimed = box.claim(unread.id, "read")
+            except PermissionError:
+                got.refused.append(unread.path)
+                continue
+            if claimed is None:
+                continue  # another reader took it first: it reached that reader
+            got.claims.append((box, claimed))
+            path = claimed
+        text = fs.read_text(path)
+        if text is None:
+            continue
+        shown = _Shown(parse(text), None)
+        got.used += frame.frame_bytes(frame.frame("0" * 8, shown.msg))
+        entries.append((unread.id, shown))
+    return entries
+
+
+def _read_ones(box: Mailbox, got: _Inbox) -> list[tuple[str, _Shown]]:
+    """`--all`: every claimed message of the mailbox with its receipt."""
+    entries = []
+    for msg_id, how, path in box.claimed():
+        if any(p == path for _, p in got.claims):
+            continue
+        t = fs.mtime(path)
+        text = fs.read_text(path)
+        if text is not None and t is not None:
+            entries.append((msg_id, _Shown(parse(text), f"{how} {ids.iso(t)}")))
+    return entries
+
+
+def _collect(ctx: Ctx, seat: Seat, peek: bool, all_: bool, got: _Inbox) -> None:
     for name in ctx.reading_mailboxes(seat):
         box = ctx.store.mailbox(name)
-        entries: list[tuple[str, _Shown]] = []
-        for unread in box.unread():
-            path = unread.path
-            if not peek:
-                claimed = box.claim(unread.id, "read")
-                if claimed is None:
-                    continue  # another reader took it first: it reached that reader
-                claims.append((box, claimed))
-                path = claimed
-            text = fs.read_text(path)
-            if text is not None:
-                entries.append((unread.id, _Shown(parse(text), None)))
+        entries = _take_unread(box, peek, got)
         if all_:
-            for msg_id, how, path in box.claimed():
-                if any(p == path for _, p in claims):
-                    continue
-                t = fs.mtime(path)
-                text = fs.read_text(path)
-                if text is not None and t is not None:
-                    entries.append((msg_id, _Shown(parse(text), f"{how} {ids.iso(t)}")))
+            entries += _read_ones(box, got)
             entries.sort(key=lambda e: e[0])
-        items += [shown for _, shown in entries]
-    if not items:
+        got.items += [shown for _, shown in entries]
+
+
+def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
+    """Print my mail framed; claim what had no receipt as `read` unless `peek`.
+
+    At most about INBOX_MAX_BYTES are printed (a harness keeps only the start of a long output):
+    the rest stays unread and a closing line says how many remain. Every claim is given back on
+    any failure before the text was written.
+    """
+    seat = ctx.require_seat()
+    got = _Inbox()
+    try:
+        _collect(ctx, seat, peek, all_, got)
+    except BaseException:
+        got.give_back()
+        raise
+    if got.items:
+        tail = [f"({got.left} more unread: run hail inbox again)"] if got.left else []
+        write_claimed(
+            got.items,
+            got.claims,
+            "the inbox",
+            "run hail inbox again",
+            budget=policy.INBOX_MAX_BYTES,
+            tail=tail,
+        )
+    elif not got.refused:
         emit("(inbox empty)")
-        return 0
-    write_claimed(items, claims, "the inbox", "run hail inbox again")
+    for path in got.refused:
+        note(not_yours(path))
     return 0
 
 
 def write_claimed(
-    items: list[_Shown], claims: list[tuple[Mailbox, str]], what: str, then: str
+    items: list[_Shown],
+    claims: list[tuple[Mailbox, str]],
+    what: str,
+    then: str,
+    *,
+    budget: int | None = None,
+    tail: list[str] | None = None,
 ) -> None:
-    """Print the messages framed; when that fails, give every claim back and say so."""
+    """Print the messages framed (then `tail`); on any failure, give every claim back and say so."""
     try:
-        _write(_framed(items))
+        _write(_framed(items, budget) + (tail or []))
     except OSError as exc:
         for box, path in claims:
             box.give_back(path)
@@ -194,6 +275,10 @@ def write_claimed(
         raise StateError(
             f"could not write {what} ({exc.strerror or exc}); nothing was claimed: {then}"
         ) from None
+    except BaseException:
+        for box, path in claims:
+            box.give_back(path)
+        raise
 
 
 def show(ctx: Ctx, msg_id: str) -> int:

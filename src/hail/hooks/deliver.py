@@ -14,7 +14,7 @@ from hail import policy
 from hail.context import Ctx
 from hail.hooks import protocol
 from hail.store import fs
-from hail.store.maildir import Mailbox
+from hail.store.maildir import Mailbox, not_yours
 from hail.store.message import Message, parse
 from hail.store.store import state_root
 
@@ -24,11 +24,12 @@ _PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
 class Claims:
     """Messages claimed by this call; `give_back_all` undoes them when output fails."""
 
-    __slots__ = ("more", "taken")
+    __slots__ = ("more", "refused", "taken")
 
     def __init__(self) -> None:
         self.taken: list[tuple[Mailbox, str, Message]] = []
         self.more = 0
+        self.refused: list[str] = []  # unread files of another user: never claimed
 
     def give_back_all(self) -> None:
         for box, path, _ in self.taken:
@@ -55,11 +56,19 @@ def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
                 stopped = True
                 claims.more += 1
                 continue
-            path = box.claim(unread.id, "injected")
+            try:
+                path = box.claim(unread.id, "injected")
+            except PermissionError:
+                claims.refused.append(unread.path)
+                continue
             if path is None:
                 continue  # another reader won the race
             claims.taken.append((box, path, Message()))  # given back even if reading fails
-            msg = parse(fs.read_text(path) or "")
+            text = fs.read_text(path)
+            if text is None:  # gone since the claim: nothing to show
+                claims.taken.pop()
+                continue
+            msg = parse(text)
             claims.taken[-1] = (box, path, msg)
             from hail import frame  # only imported when there is mail to frame
 
@@ -110,6 +119,8 @@ def deliver(fmt: str | None, event: str) -> int:
 
             mark_prompted(ctx.store, mailboxes[0])  # a person looked in: reply chains start again
         claims = claim_within_budget(ctx, mailboxes)
+        for path in claims.refused:
+            protocol.log_error(ctx.store.hook_log, "deliver", not_yours(path))
         if not claims.taken:
             return 0
         text = render(claims)

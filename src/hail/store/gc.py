@@ -349,7 +349,8 @@ def _remove_mailbox(store: Store, box: Mailbox, month: str) -> None:
     It is first renamed aside, so a message sent to the name meanwhile lands in a fresh directory
     instead of being deleted; one that arrived just before the rename is archived from there.
     """
-    aside = os.path.join(os.path.dirname(box.path), f".gc-{box.name}-{os.getpid()}")
+    # Named by pid and a random suffix, never by the seat: a name may be 255 bytes already.
+    aside = os.path.join(os.path.dirname(box.path), f".gc-{os.getpid()}-{os.urandom(4).hex()}")
     try:
         os.rename(box.path, aside)
     except FileNotFoundError:

@@ -61,17 +61,19 @@ class Mailbox:
         return dest
 
     def claim(self, msg_id: str, how: str) -> str | None:
-        """Rename new/<id>.md into cur/; None when another claimer won the race."""
+        """Rename new/<id>.md into cur/; None when another claimer won the race.
+
+        The receipt time (the mtime) is set before the rename, so a file in cur/ never shows its
+        old send time: gc, which archives old receipts, cannot take a claim in progress. A file
+        this user may not touch (another user's) raises PermissionError and stays unread.
+        """
+        src = os.path.join(self.new, f"{msg_id}.md")
         dest = os.path.join(self.cur, f"{msg_id}.{how}.md")
         try:
-            os.rename(os.path.join(self.new, f"{msg_id}.md"), dest)
+            os.utime(src)
+            os.rename(src, dest)
         except FileNotFoundError:
             return None
-        # The receipt time is the mtime; a crash before this leaves the (earlier) send time.
-        try:
-            os.utime(dest)
-        except FileNotFoundError:
-            pass
         return dest
 
     def give_back(self, claimed: str) -> None:
@@ -129,6 +131,18 @@ class Mailbox:
 
     def hooked_at(self) -> float | None:
         return fs.mtime(self.hooked)
+
+
+def not_yours(path: str) -> str:
+    """Why an unread file stays unread when another user owns it, and the fix."""
+    try:
+        uid = os.stat(path).st_uid
+    except OSError:
+        uid = -1
+    return (
+        f"{path} belongs to another user (uid {uid}), so hail cannot mark it read and leaves it "
+        f"unread: run sudo chown {os.getuid()} {path}, or ask that user to remove it"
+    )
 
 
 def _sync_dir(path: str) -> None:
