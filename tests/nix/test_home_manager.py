@@ -33,7 +33,7 @@ SKILL = PACKAGE + "/share/hail/skills/hail"
 HOME = "/home/alice"
 
 pytestmark = pytest.mark.skipif(
-    home_manager.sources() is None,
+    not home_manager.available(),
     reason="needs nix and Home Manager's sources (scripts/nix-check, or the snapshots in shared/vendor)",
 )
 
@@ -238,6 +238,26 @@ def test_the_activation_step_installs_hails_hooks_keeps_the_users_and_is_idempot
     again = _run_step(step["hailHooks"]["data"], home)
     assert again.returncode == 0, again
     assert settings.read_bytes() == before, "a second activation changes nothing"
+
+
+def test_the_next_generations_activation_rewrites_the_hooks_to_its_package(
+    tmp_path: Path, package: Path
+) -> None:
+    home = tmp_path / "home"
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    first = evaluate("programs.hail.enable = true;", package=str(package))["activation"]
+    assert _run_step(first["hailHooks"]["data"], home).returncode == 0
+    newer = tmp_path / "newer"
+    (newer / "bin").mkdir(parents=True)
+    (newer / "bin" / "hail").symlink_to(package / "bin" / "hail")
+    second = evaluate("programs.hail.enable = true;", package=str(newer))["activation"]
+
+    result = _run_step(second["hailHooks"]["data"], home)
+
+    assert result.returncode == 0, result
+    hooks = json.loads(settings.read_text())["hooks"]
+    assert hooks == merged("claude", {}, str(newer / "bin" / "hail")), "rewritten in place, once"
 
 
 def test_a_dry_run_activation_only_prints_the_command(tmp_path: Path, package: Path) -> None:

@@ -28,7 +28,7 @@ from .fake_http import request_text
 from .world import World
 
 pytestmark = pytest.mark.skipif(
-    home_manager.sources() is None,
+    not home_manager.available(),
     reason="needs nix and Home Manager's sources (the snapshots in shared/vendor)",
 )
 

@@ -37,25 +37,32 @@ class EvaluationError(Exception):
         self.stderr = stderr
 
 
-def _vendor() -> Path | None:
+def vendor() -> Path | None:
+    """The directory holding both snapshots, or None."""
     named = os.environ.get("HAIL_VENDOR")
-    if named:
-        return Path(named)
-    beside = REPO.parent / "shared" / "vendor"
-    if beside.is_dir():
-        return beside
-    common = subprocess.run(
-        ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.strip()
-    if common:
-        main = Path(common).parent.parent / "shared" / "vendor"
-        if main.is_dir():
-            return main
+    candidates = [Path(named)] if named else [REPO.parent / "shared" / "vendor"]
+    if not named:
+        common = subprocess.run(
+            ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.strip()
+        if common:  # a worktree: beside the main checkout
+            candidates.append(Path(common).parent.parent / "shared" / "vendor")
+    for candidate in candidates:
+        if any(candidate.glob("home-manager-*.tar.gz")) and any(
+            candidate.glob("nixpkgs-lib-*.tar.gz")
+        ):
+            return candidate
     return None
+
+
+def available() -> bool:
+    """Whether `sources` can give anything, without unpacking the snapshots."""
+    given = bool(os.environ.get("HAIL_HM_SOURCE") and os.environ.get("HAIL_HM_NIXPKGS"))
+    return shutil.which("nix-instantiate") is not None and (given or vendor() is not None)
 
 
 @cache
@@ -67,13 +74,11 @@ def sources() -> Sources | None:
     nixpkgs = os.environ.get("HAIL_HM_NIXPKGS", "")
     if home_manager and nixpkgs:
         return Sources(home_manager, nixpkgs)
-    vendor = _vendor()
-    if vendor is None:
+    snapshots = vendor()
+    if snapshots is None:
         return None
-    hm_tar = sorted(vendor.glob("home-manager-*.tar.gz"))
-    lib_tar = sorted(vendor.glob("nixpkgs-lib-*.tar.gz"))
-    if not hm_tar or not lib_tar:
-        return None
+    hm_tar = sorted(snapshots.glob("home-manager-*.tar.gz"))
+    lib_tar = sorted(snapshots.glob("nixpkgs-lib-*.tar.gz"))
     # Kept for the test run: evaluations read from it until the interpreter exits.
     unpacked = Path(tempfile.mkdtemp(prefix="hail-hm-"))
     atexit.register(shutil.rmtree, unpacked, ignore_errors=True)
