@@ -94,6 +94,7 @@ Exit codes
 Receipts (inline: an announce, hold or release whose envelope was typed and submitted)
   hail sent <id>...                   unknown, delivered, or injected|read|inline <time> [replied <id>...]
   hail await <id>... [--timeout S] [--any]   wait until each id (or any) has a receipt; exit 1 on timeout
+  hail await --reply <id>... [--timeout S]   wait for the replies to my asks and print them (hail help talk)
 """
 
 TALK = """\

@@ -265,7 +265,7 @@ def test_crossing_waits_of_two_seats_refuse_the_second_with_exit_6(world: World)
     assert worker_ask, "the ask itself is filed"
     assert proc.stderr.endswith(
         f"error: not waiting: boss is waiting for your reply to {boss_ask} (can I land the "
-        "parser?), so the waits would block each other until both time out. Your own answer "
+        "parser?), so the waits would block each other until they time out. Your own answer "
         f"still arrives by your hooks. Answer first: hail boss fyi --re {boss_ask} '<answer>'\n"
     )
     reply(world, "boss", "fyi", boss_ask, "GO", cwd="worker")
@@ -289,9 +289,9 @@ def test_crossing_waits_of_three_seats_name_the_ask_to_answer_first(world: World
     proc = world.run("await", "--reply", third_ask, "--timeout", "30", cwd="third")
     assert proc.returncode == 6, proc.stderr
     assert proc.stderr == (
-        f"error: not waiting: worker is waiting for your reply to {worker_ask} (worker asks "
-        "third) (through boss, who wait on it), so the waits would block each other until both "
-        "time out. Your own answer still arrives by your hooks. Answer first: "
+        f"error: not waiting: boss waits on worker, and worker is waiting for your reply to "
+        f"{worker_ask} (worker asks third), so the waits would block each other until they time "
+        "out. Your own answer still arrives by your hooks. Answer first: "
         f"hail worker fyi --re {worker_ask} '<answer>'\n"
     )
     reply(world, "worker", "fyi", worker_ask, "answer", cwd="third")

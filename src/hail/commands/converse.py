@@ -93,14 +93,17 @@ def begin(ctx: Ctx, wait: waits.Wait) -> None:
     holder_seat = conversation.seat_of_mailbox(holder.waiter)
     found = ctx.store.find(ask_id)
     about = f" ({found[0].headline})" if found is not None and found[0].headline else ""
-    via = ""
-    if len(path) > 1:
-        via = " (through " + ", ".join(w.waiter for w, _ in path[:-1]) + ", who wait on it)"
+    chain = "".join(f"{w.waiter} waits on {t}, and " for w, t in _links(path[:-1]))
     raise WaitCycleError(
-        f"not waiting: {holder.waiter} is waiting for your reply to {ask_id}{about}{via}, so the "
-        "waits would block each other until both time out. Your own answer still arrives by your "
+        f"not waiting: {chain}{holder.waiter} is waiting for your reply to {ask_id}{about}, so the "
+        "waits would block each other until they time out. Your own answer still arrives by your "
         f"hooks. Answer first: hail {holder_seat} fyi --re {ask_id} '<answer>'"
     )
+
+
+def _links(path: waits.Path) -> list[tuple[waits.Wait, str]]:
+    """Each wait on the way with the mailbox it waits on (the target of its ask)."""
+    return [(w, w.targets[w.asks.index(ask)]) for w, ask in path]
 
 
 def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str, str]]]:
