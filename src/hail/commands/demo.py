@@ -1,7 +1,7 @@
 """`hail demo`: one ask and its reply between two stand-in agents, on a scratch tmux server.
 
-Everything is private and thrown away: its own tmux server (`tmux -L hail-demo-<pid> -f /dev/null`,
-sockets under a temporary TMUX_TMPDIR), its own HOME and XDG_STATE_HOME. It never talks to the
+Everything is private and thrown away: its own tmux server (`tmux -S <temporary socket> -f /dev/null`,
+run through the transport like every tmux call), its own HOME and XDG_STATE_HOME. It never talks to the
 user's tmux server or reads their hail state. The sends and the hook are the real `hail` entry
 point, so the demo shows exactly what a send does: body first, envelope typed and seen, Enter,
 the hook injecting the body, the receipt, a reply waking the asker and `await --reply` returning.
@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from hail.output import emit
+from hail.transport.tmux import Tmux, TmuxError
 
 AGENT_NAME = "hail-demo-agent"
 #: Each step of the demo must finish within this (they take well under a second).
@@ -57,10 +58,12 @@ class Scratch:
     """The demo's private world."""
 
     root: str
-    server: str
     env: dict[str, str]
-    socket: str = ""
     panes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def socket(self) -> str:
+        return os.path.join(self.root, "tmux", "demo.sock")
 
     def seat_dir(self, seat: str) -> str:
         return os.path.join(self.root, seat)
@@ -70,21 +73,16 @@ class Scratch:
         return os.path.join(self.root, "state", "hail")
 
     def tmux(self, *args: str) -> str:
-        proc = subprocess.run(
-            ["tmux", "-u", "-L", self.server, "-f", "/dev/null", *args],
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=STEP_TIMEOUT,
-            check=False,
-        )
-        if proc.returncode != 0:
-            err = proc.stderr.decode("utf-8", errors="replace").strip()
-            raise DemoFailed(f"tmux {args[0]}: {err}")
-        return proc.stdout.decode("utf-8", errors="replace")
+        try:
+            return Tmux.scratch(self.socket, self.env).run(args)
+        except TmuxError as err:
+            raise DemoFailed(f"tmux {args[0]}: {err}") from None
 
     def screen(self, seat: str) -> list[str]:
-        return self.tmux("capture-pane", "-p", "-J", "-t", self.panes[seat]).split("\n")
+        try:
+            return Tmux.scratch(self.socket, self.env).capture(self.panes[seat])
+        except TmuxError as err:
+            raise DemoFailed(f"tmux capture-pane: {err}") from None
 
     def hail(
         self, seat: str, *args: str, stdin: str | None = None
@@ -127,30 +125,45 @@ def _clean_env(env: Mapping[str, str], root: str) -> dict[str, str]:
     return keep
 
 
-def _agent_launcher(root: str) -> str:
+#: What tmux itself sets in a pane; everything else an agent sees is the demo's scratch environment.
+PANE_VARIABLES = ("TMUX", "TMUX_PANE", "TERM", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "COLORTERM")
+
+LAUNCHER = """#!{python}
+import os
+
+from hail.demo_agent import main
+
+# The scratch server was started from the caller's environment: keep only what tmux set.
+pane = {{k: v for k, v in os.environ.items() if k in {pane!r}}}
+os.environ.clear()
+os.environ.update({env!r}, **pane)
+raise SystemExit(main())
+"""
+
+
+def _agent_launcher(root: str, env: Mapping[str, str]) -> str:
     """An executable named hail-demo-agent, so ps and tmux see the agent under that name."""
     bindir = os.path.join(root, "bin")
     os.makedirs(bindir, exist_ok=True)
     path = os.path.join(bindir, AGENT_NAME)
     with open(path, "w", encoding="utf-8") as f:
-        f.write(f"#!{sys.executable}\nfrom hail.demo_agent import main\nraise SystemExit(main())\n")
+        f.write(LAUNCHER.format(python=sys.executable, pane=PANE_VARIABLES, env=dict(env)))
     os.chmod(path, 0o755)
     return path
 
 
 def _setup(root: str, env: Mapping[str, str]) -> Scratch:
-    s = Scratch(root, f"hail-demo-{os.getpid()}", _clean_env(env, root))
+    s = Scratch(root, _clean_env(env, root))
     for d in ("home", "tmux"):
         os.makedirs(os.path.join(root, d), mode=0o700)
     for seat in ("boss", "worker"):
         os.makedirs(s.seat_dir(seat))
         with open(os.path.join(s.seat_dir(seat), ".hail-seat"), "w", encoding="utf-8") as f:
             f.write(seat + "\n")
-    agent = _agent_launcher(root)
+    agent = _agent_launcher(root, s.env)
     s.tmux(
         "new-session", "-d", "-s", "demo", "-x", "160", "-y", "40", "-c", s.seat_dir("boss"), agent
     )
-    s.socket = s.tmux("display-message", "-p", "#{socket_path}").strip()
     s.panes["boss"] = s.tmux("display-message", "-p", "#{pane_id}").strip()
     s.panes["worker"] = s.tmux(
         "new-window", "-d", "-P", "-F", "#{pane_id}", "-c", s.seat_dir("worker"), agent
@@ -192,7 +205,7 @@ def _run(s: Scratch) -> None:
     emit(
         "hail demo: two stand-in agents on a scratch tmux server; your tmux and hail state are untouched"
     )
-    emit(f"   tmux    tmux -L {s.server} (socket {s.socket})")
+    emit(f"   tmux    tmux -S {s.socket}")
     emit(f"   state   {s.state}")
     emit(
         f"   seats   boss ({s.panes['boss']}) and worker ({s.panes['worker']}); each agent's prompt hook runs"
@@ -269,5 +282,5 @@ def demo(env: Mapping[str, str]) -> int:
             scratch.kill()
         else:
             with contextlib.suppress(Exception):
-                Scratch(root, f"hail-demo-{os.getpid()}", _clean_env(env, root)).kill()
+                Scratch(root, _clean_env(env, root)).kill()
         shutil.rmtree(root, ignore_errors=True)

@@ -123,10 +123,18 @@ def escape_last_semicolon(arg: str) -> str:
 class Tmux:
     """A tmux server, addressed by socket (or tmux's own default), and the calls hail makes to it."""
 
-    def __init__(self, socket: str | None, source: str, env: Mapping[str, str]) -> None:
+    def __init__(
+        self, socket: str | None, source: str, env: Mapping[str, str], config: str | None = None
+    ) -> None:
         self.socket = socket
         self.source = source
         self._path = env.get("PATH")
+        self._config = config
+
+    @classmethod
+    def scratch(cls, socket: str, env: Mapping[str, str]) -> Tmux:
+        """A private server at `socket` that reads no tmux.conf (the demo's); started by its first call."""
+        return cls(socket, "scratch", env, config="/dev/null")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Tmux:
@@ -164,7 +172,9 @@ class Tmux:
         tmux_bin = shutil.which("tmux", path=self._path)
         if tmux_bin is None:
             raise TmuxError("cannot run tmux: no tmux on PATH; is it installed and on PATH?")
-        server = libtmux.Server(socket_path=self.socket, tmux_bin=tmux_bin)
+        server = libtmux.Server(
+            socket_path=self.socket, tmux_bin=tmux_bin, config_file=self._config
+        )
         # -u: without a UTF-8 locale the client would print a tab as `_` and mangle the screen.
         try:
             result = server.cmd("-u", *args)
