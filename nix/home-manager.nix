@@ -46,6 +46,17 @@ let
     else
       "${config.home.homeDirectory}/.codex";
 
+  # What the activation step runs: the merge of `hail setup`, naming this
+  # package's executable in the hook commands.
+  setupCommand = [
+    program
+    "setup"
+    "--yes"
+    "--program"
+    program
+  ]
+  ++ lib.optional cfg.hooks.trustCodex "--trust-codex";
+
   # hail's groups go after the user's own in each event.
   after = lib.mapAttrs (_: lib.mkAfter);
 
@@ -169,7 +180,7 @@ in
         # into the Nix store and leaves them alone. `run` prints the command
         # instead on a dry run; --quiet keeps the output for failures.
         home.activation.hailHooks = lib.hm.dag.entryAfter [ "writeBoundary" "linkGeneration" ] ''
-          if ! run --quiet ${lib.escapeShellArgs ([ program "setup" "--yes" "--program" program ] ++ lib.optional cfg.hooks.trustCodex "--trust-codex")}; then
+          if ! run --quiet ${lib.escapeShellArgs setupCommand}; then
             warnEcho "hail: could not install hail's hooks (see above); run hail setup for the details. The activation goes on."
           fi
         '';

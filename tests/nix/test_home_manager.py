@@ -367,6 +367,15 @@ def test_skill_targets_can_be_added_to_the_agent_modules_routes() -> None:
     assert ".claude/skills/hail" in files and ".codex/skills/hail" in files
 
 
+def test_a_home_manager_without_the_agent_modules_still_evaluates_the_module() -> None:
+    home = evaluate(
+        'disabledModules = [ "programs/claude-code" "programs/codex" ];'
+        " programs.hail.enable = true; programs.hail.skill.enable = true;"
+    )
+    assert "hailHooks" in home["activation"]
+    assert home["files"][".agents/skills/hail"]["source"] == SKILL
+
+
 # --- the options' other checks ----------------------------------------------------------------------
 
 

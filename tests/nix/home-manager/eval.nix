@@ -125,8 +125,4 @@ in
   packages = map (p: p.name) config.home.packages;
   sessionVariables = config.home.sessionVariables;
   failedAssertions = map (a: a.message) (builtins.filter (a: !a.assertion) config.assertions);
-  hm = {
-    claudeCodeSettings = config.programs.claude-code.settings;
-    codexHooks = config.programs.codex.hooks;
-  };
 }
