@@ -70,14 +70,24 @@ class Head:
         self.until = until
 
 
-def fields(head: Head, *, time: str = "") -> str:
-    """`kind:… from:… reply:… id:…[ time:…][ re:…][ scope:…][ until:…]`; empty values omitted."""
+def reply_is_derivable(sender: str, reply: str) -> bool:
+    """Whether `reply:` says nothing `from:` does not: the sender's mailbox or its seat.
+
+    `from:boss/%0` with `reply:boss`, or `from:shared@%5` with `reply:shared@%5`: a reader replies
+    to the seat (or sub-seat) it sees, so the field is left out of envelopes and frames.
+    """
+    return reply in ("", sender, sender.split("/", 1)[0])
+
+
+def fields(head: Head) -> str:
+    """`kind:… from:…[ reply:…] id:…[ re:…][ scope:…][ until:…]`; empty values omitted, and
+    `reply:` when `from:` already names it."""
+    reply = "" if reply_is_derivable(head.sender, head.reply) else head.reply
     pairs = [
         ("kind", head.kind),
         ("from", head.sender),
-        ("reply", head.reply),
+        ("reply", reply),
         ("id", head.id),
-        ("time", time),
         ("re", head.re),
         ("scope", head.scope),
         ("until", head.until),

@@ -4,6 +4,9 @@ no body can know in advance.
 Every delivery (deliver, inbox, show) starts with one preamble line; each message sits between a start
 line rendered by hail from the parsed headers and an end line carrying the same token. A body that forges
 a header, an envelope or an end line stays inside its own frame with the wrong token. Pure.
+
+Every byte here is read by the model on every later request of its session, so a frame carries only
+what the model needs to act on a message: its kind, whom to answer, the id to answer with.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-_FRAME_FIELDS = ("kind", "from", "reply", "id", "time", "re", "scope", "until")
+#: Shown after the id, labelled, when the message has them.
+_MORE_FIELDS = ("re", "scope", "until")
 
 
 def draw_token(texts: Iterable[str]) -> str:
@@ -52,24 +56,50 @@ def preamble(n: int, token: str) -> str:
     )
 
 
-def start_line(token: str, msg: Message) -> str:
-    """Every value clean and clipped: a stored file may come from anyone with a long header."""
-    parts = []
-    for key in _FRAME_FIELDS:
-        value = clip_value(envelope.sanitize(msg.get(key)), policy.FRAME_VALUE_MAX)
-        if value:
-            parts.append(f"{key}:{value}")
-    headline = clip_value(envelope.sanitize(msg.headline), policy.MAX_ENVELOPE_MAX)
-    return f"[hail:{token} {' '.join(parts)}] {headline}"
+def _value(msg: Message, key: str) -> str:
+    """A header value clean and clipped: a stored file may come from anyone with a long header."""
+    return clip_value(envelope.sanitize(msg.get(key)), policy.FRAME_VALUE_MAX)
 
 
-def end_line(token: str, msg: Message) -> str:
-    return f"[/hail:{token} id:{envelope.sanitize(msg.id)}]"
+def start_line(token: str, msg: Message, *, headline: bool = True) -> str:
+    """`[hail:<token> <kind> from:<sender>[ reply:…] id:<id>[ re:…][ scope:…][ until:…]] <headline>`.
+
+    `from:` is the mailbox to answer (`boss` for a sender `boss/%0`): `reply:` shows only when it
+    is not the sender's own, and the send time is in the id. Without `headline`, the line ends at
+    `]`: the model has the headline already, in the envelope it was given as its prompt.
+    """
+    sender, reply = _value(msg, "from"), _value(msg, "reply")
+    parts = [_value(msg, "kind")]
+    if envelope.reply_is_derivable(sender, reply):
+        parts.append(f"from:{reply or sender}")
+    else:
+        parts += [f"from:{sender}", f"reply:{reply}"]
+    parts += [f"{key}:{value}" for key in ("id", *_MORE_FIELDS) if (value := _value(msg, key))]
+    line = f"[hail:{token} {' '.join(p for p in parts if p)}]"
+    if not headline:
+        return line
+    return f"{line} {clip_value(envelope.sanitize(msg.headline), policy.MAX_ENVELOPE_MAX)}"
 
 
-def frame(token: str, msg: Message, *, body_limit: int | None = None) -> list[str]:
+def end_line(token: str) -> str:
+    """No body can hold the token, so the first line carrying it after a start line closes it."""
+    return f"[/hail:{token}]"
+
+
+def is_own_envelope(prompt: str, msg: Message) -> bool:
+    """Whether a submitted prompt is this message's typed envelope, `[hail … id:<id> …] <headline>…`:
+    then the model has its headline, and the frame need not repeat it."""
+    head, sep, rest = prompt.strip().partition("] ")
+    if not sep or not head.startswith("[hail "):
+        return False
+    return f"id:{msg.id}" in head.split() and rest.startswith(envelope.sanitize(msg.headline))
+
+
+def frame(
+    token: str, msg: Message, *, body_limit: int | None = None, headline: bool = True
+) -> list[str]:
     """The lines of one framed message; with `body_limit` (bytes), a longer body is cut and noted."""
-    lines = [start_line(token, msg)]
+    lines = [start_line(token, msg, headline=headline)]
     if msg.has_body:
         body = msg.body
         if body_limit is not None:
@@ -81,10 +111,10 @@ def frame(token: str, msg: Message, *, body_limit: int | None = None) -> list[st
                     f"(cut: {len(shown)} of {len(raw)} body bytes; hail show "
                     f"{envelope.sanitize(msg.id)} prints the whole message)"
                 )
-                lines.append(end_line(token, msg))
+                lines.append(end_line(token))
                 return lines
         lines.append(body)
-    lines.append(end_line(token, msg))
+    lines.append(end_line(token))
     return lines
 
 
@@ -106,11 +136,12 @@ def _cut(raw: bytes, limit: int) -> bytes:
     return head
 
 
-def cut_to_fit(token: str, msg: Message, budget: int) -> list[str]:
+def cut_to_fit(token: str, msg: Message, budget: int, *, headline: bool = True) -> list[str]:
     """One message's frame, its body cut so the frame fits in `budget` bytes (with preamble room)."""
-    full = frame(token, msg)
+    full = frame(token, msg, headline=headline)
     if frame_bytes(full) <= budget:
         return full
-    overhead = frame_bytes(frame(token, msg, body_limit=0)) - 1  # the empty body line
+    overhead = frame_bytes(frame(token, msg, body_limit=0, headline=headline)) - 1  # empty body
     # Slack for the digits of the cut note, which grow with the shown byte count.
-    return frame(token, msg, body_limit=max(0, budget - overhead - 16))
+    limit = max(0, budget - overhead - 16)
+    return frame(token, msg, body_limit=limit, headline=headline)

@@ -32,11 +32,27 @@ def age_pending(world: World, msg_id: str, seconds: float, mailbox: str = "boss"
 
 
 def test_the_session_start_hook_prints_the_brief_as_plain_text(world: World) -> None:
-    world.send("worker", "ask", "brief me", body="body")
+    world.send("worker", "hold", "--scope", "src/auth", "HOLD: do not touch src/auth")
     proc = world.run("brief", "--hook", cwd="worker")
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("hail brief for worker (")
     assert proc.stdout == brief(world)
+
+
+def test_the_session_start_hook_leaves_out_the_mail_the_first_prompt_delivers(
+    world: World,
+) -> None:
+    msg_id = world.send("worker", "ask", "brief me", body="body")
+    assert f"id:{msg_id}" in brief(world)
+    hook = world.run("brief", "--hook", cwd="worker")
+    assert (hook.returncode, hook.stdout, hook.stderr) == (0, "", "")
+    first_prompt = world.run("deliver", "--format", "claude", cwd="worker")
+    assert first_prompt.stdout.count(f"id:{msg_id}") == 1
+    world.send("worker", "hold", "--scope", "src/auth", "HOLD: do not touch src/auth")
+    unread = world.send("worker", "ask", "news", body="more")
+    hook = world.run("brief", "--hook", cwd="worker")
+    assert "holds involving me (1)" in hook.stdout
+    assert "inbox" not in hook.stdout and f"id:{unread}" not in hook.stdout
 
 
 def test_the_hook_prints_nothing_where_there_is_no_seat(world: World, tmp_path: Path) -> None:

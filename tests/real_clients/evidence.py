@@ -1,7 +1,8 @@
 """Reading what happened: frames in the fake servers' request logs, prompts in the probe log.
 
 A delivery is recognised by its frame start line (docs/envelope-and-frames.md "Frames"):
-``[hail:<token> kind:<kind> from:<from> reply:<reply> id:<id> time:<iso>…] <headline>``. Each
+``[hail:<token> <kind> from:<sender> id:<id>…]`` then the headline, unless the prompt was the
+message's own envelope. Each
 delivery draws a fresh token, and every later request repeats the conversation so far, so the number
 of distinct tokens seen for an id is the number of times it was delivered.
 """
@@ -24,9 +25,9 @@ HINT = " — hail inbox"
 
 def frame_start(message_id: str) -> re.Pattern[str]:
     return re.compile(
-        r"\[hail:([0-9a-f]{8,16}) kind:\w+ from:\S+ reply:\S+ id:"
+        r"\[hail:([0-9a-f]{8,16}) \w+ from:\S+ (?:reply:\S+ )?id:"
         + re.escape(message_id)
-        + r" time:"
+        + r"[\] ]"
     )
 
 
@@ -47,7 +48,7 @@ def envelope(
 ) -> str:
     """The envelope hail types for a send from the boss seat (docs/envelope-and-frames.md
     "Envelope")."""
-    line = f"[hail kind:{kind} from:{sender} reply:boss id:{message_id}] {headline}"
+    line = f"[hail kind:{kind} from:{sender} id:{message_id}] {headline}"
     return line + (HINT if with_body else "")
 
 

@@ -1,12 +1,13 @@
-"""Mail that waits before a session starts is in the SessionStart brief, and so in the context of
-the session's first model request. Claude Code runs SessionStart at launch, Codex at the first
-prompt (docs/real-clients.md "Codex hooks"); either way the first request carries it."""
+"""Mail that waits before a session starts reaches the session's first model request once: the
+first prompt's hook delivers it in full, and the SessionStart brief leaves it out. Claude Code runs
+SessionStart at launch, Codex at the first prompt (docs/real-clients.md "Codex hooks"); either way
+both land in that first request, so a brief listing the mail would repeat it."""
 
 from __future__ import annotations
 
 import time
 
-from .evidence import eventually
+from .evidence import delivery_tokens, eventually
 from .fake_http import request_text
 from .world import World
 
@@ -27,8 +28,9 @@ def test_mail_waiting_at_session_start_is_in_the_first_request(world: World, cli
     first = eventually(lambda: next(iter(fake.turns()), None), "the first turn reached the fake")
 
     context = request_text(first)
-    assert "hail brief for worker" in context
-    assert f"id:{message_id}] {headline}" in context
+    assert f"id:{message_id}] {headline}\nBODY-BRIEF-1 notes are in docs/" in context
+    assert context.count(headline) == 1, "the brief leaves out what the first prompt delivers"
+    assert len(delivery_tokens(fake, message_id)) == 1
     (start,) = agent.hook_calls("SessionStart")
     started_at = float(str(start["t"]))
     if client == "claude":

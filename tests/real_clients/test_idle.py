@@ -1,5 +1,6 @@
 """An idle agent gets an ask. The envelope becomes the prompt, the body reaches the model inside its
-frame in that same turn, and the receipt says ``injected``."""
+frame in that same turn, without the headline the prompt already carries, and the receipt says
+``injected``."""
 
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ def test_ask_to_an_idle_agent_is_submitted_and_injected(world: World, client: st
     assert prompt == expected
     turn = eventually(lambda: first_delivery(fake, message_id), "the framed body reached the model")
     assert expected in turn["user_text"], "the envelope is the user turn of that request"
-    assert "BODY-IDLE-1 the parser lives in src/parse.py" in request_text(turn)
-    assert "second line of the body" in request_text(turn)
+    text = request_text(turn)
+    assert f"id:{message_id}]\nBODY-IDLE-1 the parser lives in src/parse.py\n" in text
+    assert "second line of the body" in text
+    assert text.count(headline) == 1, "the headline reaches the model once, in the prompt"
     agent.wait_stops(1)
     assert len(delivery_tokens(fake, message_id)) == 1, "delivered exactly once"
     receipt = world.hail(["sent", message_id])

@@ -26,9 +26,7 @@ def test_a_heredoc_ask_is_filed_typed_and_submitted(scene: Scene) -> None:
     assert r.rc == 0, r.err
     msg_id = r.id
     assert r.out == f"id={msg_id}\n"
-    envelope = (
-        f"[hail kind:ask from:boss/{scene.sender} reply:boss id:{msg_id}] {ASK1} — hail inbox"
-    )
+    envelope = f"[hail kind:ask from:boss/{scene.sender} id:{msg_id}] {ASK1} — hail inbox"
     assert scene.wait_count(scene.recv, f"id:{msg_id}", 2)
     assert envelope in scene.screen(scene.recv)
     assert "…" not in scene.screen(scene.recv)
@@ -80,8 +78,7 @@ def test_a_headline_only_ask_has_no_hint_and_one_with_a_body_does(scene: Scene) 
     hooked = scene.as_pane(scene.recv, "deliver", "--format", "codex")
     assert hooked.rc == 0
     context = json.loads(hooked.out)["hookSpecificOutput"]["additionalContext"]
-    assert f"kind:ask from:boss/{scene.sender} reply:boss id:{bare.id} time:" in context
-    assert "] headline only\n[/hail:" in context
+    assert f" ask from:boss id:{bare.id}] headline only\n[/hail:" in context
     assert scene.as_pane(scene.sender, "sent", bare.id).out.startswith("injected ")
 
     body = scene.as_pane(scene.sender, "worker", "ask", "with a body", stdin="the body itself\n")

@@ -164,7 +164,7 @@ def test_enter_comes_only_after_this_envelope_is_seen(scene: Scene) -> None:
     r = scene.as_pane(scene.sender, "worker", "announce", "seen before enter")
     assert r.rc == 0, r.err
     time.sleep(0.5)
-    expected = f"SUBMITTED [hail kind:announce from:boss/{scene.sender} reply:boss id:{r.id}"
+    expected = f"SUBMITTED [hail kind:announce from:boss/{scene.sender} id:{r.id}"
     assert wait_until(lambda: expected in scene.screen(scene.recv), 5), scene.screen(scene.recv)
     assert "COMPOSER [hail" not in scene.screen(scene.recv)
 

@@ -59,7 +59,11 @@ def brief_hook(*, all_: bool) -> int:
         if seat is None:
             return 0
         ctx.require_seat()
-        text = "".join(line + "\n" for line in brief_lines(ctx, seat, all_=all_))
+        # Unread mail is left out: the session's first prompt (or tool call) runs the deliver
+        # hook, which puts every unread message in the same request in full, framed. Listing
+        # it here too would put each one in the model's context twice.
+        lines = brief_lines(ctx, seat, all_=all_, unread=False)
+        text = "".join(line + "\n" for line in lines)
     except Exception as exc:
         log = (
             ctx.store.hook_log
@@ -76,8 +80,9 @@ def brief_hook(*, all_: bool) -> int:
     return 0
 
 
-def brief_lines(ctx: Ctx, seat: Seat, *, all_: bool) -> list[str]:
-    """Every line of the brief, first line included; empty when there is nothing to say."""
+def brief_lines(ctx: Ctx, seat: Seat, *, all_: bool, unread: bool = True) -> list[str]:
+    """Every line of the brief, first line included; empty when there is nothing to say.
+    Without `unread`, the unread section is left out (the SessionStart hook's brief)."""
     mailboxes = ctx.reading_mailboxes(seat)
     now = ctx.now()
     limit = None if all_ else policy.BRIEF_SECTION_LINES
@@ -88,7 +93,8 @@ def brief_lines(ctx: Ctx, seat: Seat, *, all_: bool) -> list[str]:
     involving, others = _holds_involving(in_effect, seat, mailboxes, now, limit, all_=all_)
 
     body: list[str] = []
-    body += _render(_unread(ctx, mailboxes, limit), ctx.cap)
+    if unread:
+        body += _render(_unread(ctx, mailboxes, limit), ctx.cap)
     body += _render(late, ctx.cap)
     if lapsed_sends:
         body.append(

@@ -76,17 +76,20 @@ def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
     return claims
 
 
-def render(claims: Claims) -> str:
+def render(claims: Claims, prompt: str = "") -> str:
+    """The preamble and the frames; a message whose envelope is the `prompt` being submitted is
+    framed without its headline, which the model has just read there."""
     from hail import frame
 
     messages = [msg for _, _, msg in claims.taken]
     token = frame.draw_token(t for msg in messages for t in frame.texts_of(msg))
     lines = [frame.preamble(len(messages), token)]
     for i, msg in enumerate(messages):
+        headline = not (prompt and frame.is_own_envelope(prompt, msg))
         if i == 0:
-            lines += frame.cut_to_fit(token, msg, policy.DELIVER_MAX_BYTES)
+            lines += frame.cut_to_fit(token, msg, policy.DELIVER_MAX_BYTES, headline=headline)
         else:
-            lines += frame.frame(token, msg)
+            lines += frame.frame(token, msg, headline=headline)
     if claims.more:
         lines.append(f"({claims.more} more unread: hail inbox prints them)")
     return "\n".join(lines)
@@ -100,10 +103,12 @@ def deliver(fmt: str | None, event: str) -> int:
     tool_call = fmt is not None and event == "PostToolUse"
     if tool_call and protocol.is_subagent_call(protocol.available_payload()):
         return 0
+    # A prompt's payload says whether a person typed it, and which envelope it is: read it once.
+    payload = protocol.available_bytes() if fmt is not None and event == "UserPromptSubmit" else b""
     ctx: Ctx | None = None
     claims = Claims()
     try:
-        person = fmt is not None and event == "UserPromptSubmit" and _person_prompted()
+        person = bool(payload) and _person_prompted(payload)
         ctx = Ctx.from_env()
         seat = ctx.seat()
         if seat is None:
@@ -123,7 +128,7 @@ def deliver(fmt: str | None, event: str) -> int:
             protocol.log_error(ctx.store.hook_log, "deliver", not_yours(path))
         if not claims.taken:
             return 0
-        text = render(claims)
+        text = render(claims, protocol.prompt_of(payload) or "")
     except Exception as exc:
         claims.give_back_all()
         log = ctx.store.hook_log if ctx else os.path.join(state_root(os.environ), "hook-errors.log")
@@ -137,8 +142,8 @@ def deliver(fmt: str | None, event: str) -> int:
     return 0
 
 
-def _person_prompted() -> bool:
+def _person_prompted(payload: bytes) -> bool:
     """Whether the prompt in the harness's payload is a person's, not an envelope hail typed."""
     from hail.hooks.person import person_prompted
 
-    return person_prompted(protocol.available_bytes()) is True
+    return person_prompted(payload) is True

@@ -73,6 +73,70 @@ def _names_an_agent(data: bytes) -> bool:
     return False
 
 
+def prompt_of(payload: bytes) -> str | None:
+    """The `prompt` of a UserPromptSubmit payload, or None when it holds none.
+
+    Decoded by hand, like `json_string` is written by hand: importing `json` costs a noticeable
+    share of a hook call. Anything unexpected reads as no prompt, which only means the frame
+    repeats a headline the model may already have.
+    """
+    at = payload.find(b'"prompt"')
+    while at >= 0:
+        if payload[at - 1 : at] != b"\\":  # not the escaped text of another string
+            rest = payload[at + 8 :].lstrip(b" \t\r\n")
+            if rest[:1] == b":":
+                value = rest[1:].lstrip(b" \t\r\n")
+                if value[:1] == b'"':
+                    return _json_string(value[1:].decode("utf-8", errors="replace"))
+        at = payload.find(b'"prompt"', at + 1)
+    return None
+
+
+_JSON_UNESCAPES = {
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+}
+
+
+def _json_string(text: str) -> str | None:
+    """The JSON string that `text` starts with (after its opening quote), or None if malformed."""
+    parts: list[str] = []
+    surrogates = False
+    i = 0
+    while True:
+        quote = text.find('"', i)
+        escape = text.find("\\", i)
+        if quote < 0:
+            return None
+        if escape < 0 or quote < escape:
+            parts.append(text[i:quote])
+            break
+        parts.append(text[i:escape])
+        code = text[escape + 1 : escape + 2]
+        if code == "u":
+            try:
+                parts.append(chr(int(text[escape + 2 : escape + 6], 16)))
+            except ValueError:
+                return None
+            surrogates = surrogates or "\ud800" <= parts[-1] <= "\udfff"
+            i = escape + 6
+        elif code in _JSON_UNESCAPES:
+            parts.append(_JSON_UNESCAPES[code])
+            i = escape + 2
+        else:
+            return None
+    out = "".join(parts)
+    if surrogates:  # a character beyond the BMP written as a \u pair
+        out = out.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return out
+
+
 def is_subagent_call(payload: object | None) -> bool:
     """Claude Code marks a Task sub-agent's hook input with a non-empty `agent_id`."""
     if not isinstance(payload, dict):
