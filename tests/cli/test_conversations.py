@@ -125,9 +125,8 @@ def test_await_reply_claims_the_reply_and_prints_it_framed_like_inbox(world: Wor
     token = re.match(r"hail: 1 peer message, framed by token ([0-9a-f]{8}): ", lines[0])
     assert token, proc.stdout
     t = token.group(1)
-    assert lines[1].startswith(f"[hail:{t} kind:fyi from:worker reply:worker id:{answer} time:")
-    assert lines[1].endswith(f" re:{ask}] GO: safe")
-    assert lines[2:] == [f"[/hail:{t} id:{answer}]"]
+    assert lines[1] == f"[hail:{t} fyi from:worker id:{answer} re:{ask}] GO: safe"
+    assert lines[2:] == [f"[/hail:{t}]"]
     assert (world.state / "seats/boss/cur" / f"{answer}.read.md").exists()
     again = world.run("await", "--reply", ask, "--timeout", "0")
     assert again.returncode == 0
@@ -157,7 +156,7 @@ def test_await_reply_returns_when_the_reply_arrives(world: World) -> None:
     answer = reply(world, "boss", "fyi", ask, "GO: safe", cwd="worker")
     out, err = proc.communicate(timeout=30)
     assert (proc.returncode, err) == (0, "")
-    assert f"id:{answer} " in out and out.rstrip().endswith(f"id:{answer}]")
+    assert f"id:{answer} " in out and re.search(r"\n\[/hail:[0-9a-f]{8}\]$", out.rstrip())
     assert waiting(world, 0)
 
 

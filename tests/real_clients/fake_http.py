@@ -94,16 +94,18 @@ def plan_for(last_user_text: str, tool_result: str | None) -> Plan:
 
 
 def answer_command(text: str) -> str | None:
-    """The reply to a typed envelope asking for ``ANSWER_HAIL``: to its ``reply:``, ``--re`` its id."""
+    """The reply to a typed envelope asking for ``ANSWER_HAIL``: to its ``reply:`` (else the seat of
+    its ``from:``), ``--re`` its id."""
     for line in text.splitlines():
         if "ANSWER_HAIL" not in line or not line.startswith("[hail kind:"):
             continue
         fields = dict(
             part.split(":", 1) for part in line[1:].split("]", 1)[0].split()[1:] if ":" in part
         )
-        if "reply" in fields and "id" in fields:
+        to = fields.get("reply") or fields.get("from", "").split("/", 1)[0]
+        if to and "id" in fields:
             msg_id = fields["id"]
-            return f"hail {fields['reply']} fyi --re {msg_id} 'FAKE-ANSWER: GO for {msg_id}'"
+            return f"hail {to} fyi --re {msg_id} 'FAKE-ANSWER: GO for {msg_id}'"
     return None
 
 

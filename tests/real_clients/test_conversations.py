@@ -54,13 +54,13 @@ def converse(world: World, asker: Agent, answerer: Agent, command: str) -> None:
     # The id first, then the answer framed as hail inbox prints it.
     assert output.index(f"id={ask}") < output.index("hail: 1 peer message, framed by token ")
     frame = re.search(
-        rf"\[hail:([0-9a-f]{{8}}) kind:fyi from:\S+ reply:\S+ id:({ID}) time:\S+ re:{ask}\] "
+        rf"\[hail:([0-9a-f]{{8}}) fyi from:\S+ id:({ID}) re:{ask}\] "
         rf"FAKE-ANSWER: GO for {ask}",
         output,
     )
     assert frame, output
     token, answer = frame.group(1), frame.group(2)
-    assert f"[/hail:{token} id:{answer}]" in output
+    assert f"[/hail:{token}]" in output
     # The answerer's model saw the ask (its envelope typed into its pane), and answered with --re.
     asked = next(t for t in fake_answerer.turns() if f"id:{ask}]" in t["user_text"])
     assert "ANSWER_HAIL" in request_text(asked)

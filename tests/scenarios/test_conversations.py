@@ -120,7 +120,9 @@ def test_a_reply_wakes_its_idle_asker_even_as_an_fyi(talk: Talk) -> None:
     answer = ask_id(out)
     assert wait_until(lambda: talk.submitted("boss", answer), 15)
     screen = talk.scene.screen(talk.panes["boss"])
-    assert f"reply:worker id:{answer} re:{ask}] GO: safe to run twice" in screen
+    assert (
+        f"from:worker/{talk.panes['worker']} id:{answer} re:{ask}] GO: safe to run twice" in screen
+    )
     assert f"id:{plain}" in screen, "the quiet fyi rode the reply's hook"
     assert talk.say("boss", "sent", answer)[1].startswith("injected ")
 
