@@ -16,7 +16,7 @@ directory as its working directory.
 
 Modes:
   (default)  small state, every case, a table of medians and ratios against the targets;
-  --check    the gate of `just check`: the four hook cases on the small state, mean CPU time over
+  --check    the gate of `just check`: the five hook cases on the small state, mean CPU time over
              at least 30 runs each, `ok|SLOW  <verb>  <ratio>x`, exit 1 past BENCH_FACTOR (2.0);
   --full     small and large state, more runs, plus `seats` and `doctor` with 1 000 seats;
   --imports  the slowest imports of each case (`-X importtime`), largest first;
@@ -337,6 +337,11 @@ TOOL_PAYLOAD = (
     '"tool_use_id":"toolu_01AbCdEfGhIjKlMnOpQrStUv","duration_ms":4123,"prompt_id":"p-0193",'
     '"permission_mode":"default","effort":{"level":"high"}}'
 )
+STOP_PAYLOAD = (
+    "{" + _COMMON + '"cwd":"{cwd}","hook_event_name":"Stop","stop_hook_active":false,'
+    '"last_assistant_message":"All 412 tests pass.","prompt_id":"p-0193",'
+    '"permission_mode":"default","effort":{"level":"high"}}'
+)
 SESSION_PAYLOAD = (
     "{" + _COMMON + '"cwd":"{cwd}","hook_event_name":"SessionStart","source":"startup",'
     '"model":"claude-opus-4-8[1m]"}'
@@ -361,7 +366,7 @@ class Case:
     target: float | None  # ratio to the baseline, or None
     check: Callable[[Result], str | None]  # None when the output is as expected, else why not
     payload: str | None = None
-    hook: bool = False  # one of the four cases `--check` gates
+    hook: bool = False  # one of the five cases `--check` gates
     after: Callable[[Result], None] | None = None  # undo what the run changed
     limit_ms: float | None = None  # an absolute wall-time bound instead of a ratio
     optional: bool = False  # a failing optional case is reported and left out, not fatal
@@ -415,7 +420,7 @@ def no_traceback(r: Result) -> str | None:
 
 
 def hook_cases(world: World, hail: str) -> list[Case]:
-    """The four cases `just check` gates, in one state."""
+    """The five cases `just check` gates, in one state."""
     return [
         Case(
             "deliver --format claude",
@@ -435,6 +440,16 @@ def hook_cases(world: World, hail: str) -> list[Case]:
             1.3,
             expect_code(0, empty=True),
             payload=TOOL_PAYLOAD,
+            hook=True,
+        ),
+        Case(
+            "deliver --format claude --event Stop",
+            world,
+            BENCH,
+            [hail, "deliver", "--format", "claude", "--event", "Stop"],
+            1.3,
+            expect_code(0, empty=True),
+            payload=STOP_PAYLOAD,
             hook=True,
         ),
         Case(

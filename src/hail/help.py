@@ -161,6 +161,9 @@ The hooks installed by hail setup deliver message bodies into the agent's contex
   SessionStart       hail brief --hook
   UserPromptSubmit   hail deliver --format claude|codex
   PostToolUse        hail deliver --format claude|codex --event PostToolUse
+  Stop               hail deliver --format claude|codex --event Stop
+A busy agent gets its mail at its next tool call (PostToolUse) or when its turn ends (Stop: the agent
+goes on with the mail, at most 3 times in a row, then its turn ends and the mail waits).
 
 Bodies arrive framed by a per-delivery token:
   [hail:<token> <kind> from:<seat> id:<id>] <headline>  …body…  [/hail:<token>]
@@ -204,7 +207,7 @@ SETUP = """\
 hail setup — install the hooks, check the install
 
   hail setup [--check] [--yes] [--trust-codex]
-      Adds three hooks to ~/.claude/settings.json and ~/.codex/config.toml, replacing older hail
+      Adds four hooks to ~/.claude/settings.json and ~/.codex/config.toml, replacing older hail
       lines in place and keeping everything else, and writes ~/.codex/rules/hail.rules, which lets
       Codex run `hail` outside its sandbox. Shows a diff and asks first; backs up the old file.
       --check reports drift (exit 1); --trust-codex also marks hail's hooks as trusted in Codex;

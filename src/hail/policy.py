@@ -59,6 +59,10 @@ DELIVER_MAX_BYTES = 8192
 INBOX_MAX_BYTES = 16 * 1024
 #: The harness's JSON payload is read only if it is already there, at most this much.
 HOOK_STDIN_MAX = 64 * 1024
+#: The Stop hook makes an agent go on with mail it just claimed at most this many times in a row;
+#: the next Stop lets the turn end and the mail waits for the next prompt or tool call. Codex has
+#: no cap of its own, and a peer that sends every second must not keep a session busy for good.
+STOP_BLOCKS_MAX = 3
 #: hook-errors.log is rotated once past this size.
 HOOK_LOG_MAX = 1024 * 1024
 

@@ -203,7 +203,8 @@ def test_post_tool_use_names_its_event(world: World) -> None:
 
 
 @pytest.mark.parametrize(
-    "args", [("--format", "vim"), ("--event", "Stop"), ("--format", "claude", "--event", "Stop")]
+    "args",
+    [("--format", "vim"), ("--event", "SubagentStop"), ("--format", "claude", "--event", "Notify")],
 )
 def test_bad_format_or_event_values_are_its_only_failure(
     world: World, args: tuple[str, ...]
@@ -559,3 +560,51 @@ def test_the_audit_wrapper_does_catch_a_subprocess(world: World, tmp_path: Path)
         [sys.executable, "-c", AUDIT, str(script)], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 97 and "AUDIT subprocess.Popen" in proc.stderr
+
+
+# --- Stop: the turn-end delivery (docs/hooks.md "Stop") --------------------------------------------
+
+
+def stop(world: World, fmt: str = "claude") -> subprocess.CompletedProcess[str]:
+    return world.run("deliver", "--format", fmt, "--event", "Stop", cwd="worker")
+
+
+@pytest.mark.parametrize("fmt", ["claude", "codex"])
+def test_stop_with_mail_claims_it_and_asks_the_agent_to_go_on(world: World, fmt: str) -> None:
+    msg_id = world.send("worker", "ask", "arrives when the turn ends", body="STOP-BODY")
+    proc = stop(world, fmt)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith('{"decision":"block","reason":"hail: 1 peer message')
+    payload = json.loads(proc.stdout)
+    assert list(payload) == ["decision", "reason"], "no hookSpecificOutput: Codex rejects it"
+    assert f"id:{msg_id}" in payload["reason"] and "STOP-BODY" in payload["reason"]
+    assert world.run("sent", msg_id).stdout.startswith("injected ")
+
+
+def test_stop_without_mail_prints_nothing_and_the_agent_stops(world: World) -> None:
+    world.run("whoami", cwd="worker")
+    proc = stop(world)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_stop_blocks_at_most_three_times_in_a_row_then_lets_the_turn_end(world: World) -> None:
+    for n in range(3):
+        world.send("worker", "ask", f"mail {n}")
+        assert stop(world).stdout.startswith('{"decision":"block"'), n
+    fourth = world.send("worker", "ask", "mail 3")
+    capped = stop(world)
+    assert (capped.returncode, capped.stdout) == (0, ""), "the turn ends"
+    assert world.run("sent", fourth).stdout == "delivered\n", "the mail waits, unread"
+    # The streak is over: the next turn's Stop may block again, and a prompt still delivers.
+    assert stop(world).stdout.startswith('{"decision":"block"')
+    assert world.run("sent", fourth).stdout.startswith("injected ")
+
+
+def test_a_stop_that_does_not_block_ends_the_streak(world: World) -> None:
+    for n in range(2):
+        world.send("worker", "ask", f"mail {n}")
+        assert stop(world).stdout
+    assert stop(world).stdout == ""  # no mail: the turn ends
+    for n in range(3):
+        world.send("worker", "ask", f"again {n}")
+        assert stop(world).stdout.startswith('{"decision":"block"'), n

@@ -429,7 +429,7 @@ def test_doctor_hook_lines_follow_setup(sw: World) -> None:
         ("ok", f"Codex hooks current ({sw.codex})"),
     ]
     assert lines[2][0] == "note"
-    assert "SessionStart UserPromptSubmit PostToolUse hooks" in lines[2][1]
+    assert "SessionStart UserPromptSubmit PostToolUse Stop hooks" in lines[2][1]
     assert "hail setup --trust-codex" in lines[2][1]
     assert lines[3] == ("ok", f"Codex may run hail outside its sandbox (rule {sw.rules})")
     assert sw.run("--yes", "--trust-codex").rc == 0

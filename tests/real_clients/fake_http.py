@@ -19,6 +19,7 @@ Scripted replies read the text of the last user turn. Words in it steer the fake
 - ``RUN_WRITE``         call the shell tool in a way that needs the user's approval
 - ``HOLD_TOOL``         hold the reply until ``POST /_control/release``, then call ``echo hi``:
                         the agent stays busy exactly as long as the test wants
+- ``HOLD_TEXT``         the same, then answer with text only: the turn ends with no tool call
 - anything else         a one-line text reply
 
 A request with at most one tool is an auxiliary call (a title generator), never a turn: it gets
@@ -86,6 +87,8 @@ def plan_for(last_user_text: str, tool_result: str | None) -> Plan:
         return Plan("tool", command=answer)
     if "HOLD_TOOL" in last_user_text:
         return Plan("tool", command="echo hi", hold=True)
+    if "HOLD_TEXT" in last_user_text:
+        return Plan("text", text="FAKE-ANSWER to the held prompt", hold=True)
     if "RUN_WRITE" in last_user_text:
         return Plan("tool", command="touch newfile.txt", escalate=True)
     if "RUN_BASH" in last_user_text:

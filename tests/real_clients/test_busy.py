@@ -61,6 +61,25 @@ def assert_nothing_typed(agent: Agent, message_id: str) -> None:
     assert not any(message_id in p for p in agent.prompts()), "no prompt carried it"
 
 
+def send_while_busy(world: World, agent: Agent, headline: str, body: str) -> tuple[str, float]:
+    """Send an ask to the busy agent: exit 0, the busy note, and a second later still nothing typed.
+    The message id and when the send started."""
+    sent_at = time.time()
+    sent = world.send("worker", headline, body)
+    assert sent.rc == 0, sent
+    assert sent.err == BUSY_NOTE, sent
+    time.sleep(1)
+    assert_nothing_typed(agent, sent.id)
+    return sent.id, sent_at
+
+
+def hold_a_turn(world: World, agent: Agent, prompt: str) -> None:
+    """Submit a prompt whose reply the fake holds: the agent waits on its model until released."""
+    world.tmux.submit(agent.pane, prompt)
+    eventually(lambda: world.fake_for(agent).turns() or None, "the held turn reached the fake")
+    eventually(lambda: "esc to interrupt" in agent.screen() or None, f"{agent.client} is busy")
+
+
 def figure(what: str, client: str, sent_at: float, turn: JSON) -> None:
     """Seconds from the send to the request that carried the body (printed for the report)."""
     print(f"FIGURE {what} {client}: {turn['t'] - sent_at:.2f} s from send to model")
@@ -71,14 +90,9 @@ def test_ask_to_an_agent_busy_in_a_tool(world: World, client: str) -> None:
     fake = world.fake_for(agent)
     release = busy_in_tool(world, agent)
 
-    sent_at = time.time()
-    sent = world.send("worker", "a question while you work", "BODY-BUSY-1 mid-turn body")
-
-    assert sent.rc == 0, sent
-    assert sent.err == BUSY_NOTE, sent
-    message_id = sent.id
-    time.sleep(1)
-    assert_nothing_typed(agent, message_id)
+    message_id, sent_at = send_while_busy(
+        world, agent, "a question while you work", "BODY-BUSY-1 mid-turn body"
+    )
     assert not agent.hook_calls("PostToolUse")
 
     release()
@@ -101,18 +115,11 @@ def test_ask_to_an_agent_busy_in_a_tool(world: World, client: str) -> None:
 def test_ask_to_an_agent_waiting_for_the_model(world: World, client: str) -> None:
     agent = world.start(client)
     fake = world.fake_for(agent)
-    world.tmux.submit(agent.pane, "HOLD_TOOL then answer")
-    eventually(lambda: fake.turns() or None, "the held turn reached the fake")
-    eventually(lambda: "esc to interrupt" in agent.screen() or None, f"{client} is busy")
+    hold_a_turn(world, agent, "HOLD_TOOL then answer")
 
-    sent_at = time.time()
-    sent = world.send("worker", "a question while you think", "BODY-BUSY-2 mid-turn body")
-
-    assert sent.rc == 0, sent
-    assert sent.err == BUSY_NOTE, sent
-    message_id = sent.id
-    time.sleep(1)
-    assert_nothing_typed(agent, message_id)
+    message_id, sent_at = send_while_busy(
+        world, agent, "a question while you think", "BODY-BUSY-2 mid-turn body"
+    )
     fake.release()
     turn = eventually(lambda: first_delivery(fake, message_id), "the body reached the model")
     figure("busy-on-model", client, sent_at, turn)

@@ -183,11 +183,13 @@ class World:
         stdin: str | None = None,
         pane: str | None = None,
         timeout: float = 60,
+        extra_env: dict[str, str] | None = None,
     ) -> Hail:
         """Run hail as an agent in ``pane`` would (default: the boss shell pane), against the
         scratch server only."""
         env = dict(self.env) | {"HAIL_SOCKET": self.tmux.socket}
         env["TMUX_PANE"] = pane or self.boss_pane
+        env |= extra_env or {}
         proc = subprocess.run(
             [str(self.tool_bin / "hail"), *args],
             cwd=cwd or self.seat["boss"],

@@ -99,7 +99,7 @@ def test_codex_trust_records_of_the_nix_module_are_setups() -> None:
     assert from_nix == from_setup
     assert sorted(from_setup) == sorted(
         f"{HOOKS_JSON}:{event}:1:0"
-        for event in ("session_start", "user_prompt_submit", "post_tool_use")
+        for event in ("session_start", "user_prompt_submit", "post_tool_use", "stop")
     )
 
 

@@ -43,11 +43,12 @@ def _toml(text: str) -> dict[str, object]:
 # --- shared vocabulary ----------------------------------------------------------------------------
 
 
-def test_wanted_hooks_are_the_three_of_spec_6_1() -> None:
+def test_wanted_hooks_are_the_four_of_the_table() -> None:
     assert wanted_hooks("claude") == {
         "SessionStart": "hail brief --hook",
         "UserPromptSubmit": "hail deliver --format claude",
         "PostToolUse": "hail deliver --format claude --event PostToolUse",
+        "Stop": "hail deliver --format claude --event Stop",
     }
     assert wanted_hooks("codex")["PostToolUse"] == "hail deliver --format codex --event PostToolUse"
 
@@ -79,7 +80,7 @@ def scenario_49_claude() -> str:
                 {"hooks": [{"type": "command", "command": OLD_LINE_CLAUDE, "timeout": 5}]},
                 {"matcher": "Bash", "hooks": [{"type": "command", "command": "fmt-on-save"}]},
             ],
-            "Stop": [{"hooks": [{"type": "command", "command": "notify-me"}]}],
+            "Notification": [{"hooks": [{"type": "command", "command": "notify-me"}]}],
         },
         model="opus",
         permissions={"allow": ["Bash(ls)"]},
@@ -103,8 +104,10 @@ def test_claude_keeps_other_tools_unknown_keys_and_key_order() -> None:
     out = json.loads(merge_claude(scenario_49_claude()))
     assert list(out) == ["model", "permissions", "hooks"]
     assert out["permissions"] == {"allow": ["Bash(ls)"]}
-    assert _commands(out["hooks"]["Stop"]) == [["notify-me"]]
-    assert list(out["hooks"]) == ["UserPromptSubmit", "Stop", "SessionStart", "PostToolUse"]
+    assert _commands(out["hooks"]["Notification"]) == [["notify-me"]]
+    assert list(out["hooks"]) == [
+        "UserPromptSubmit", "Notification", "SessionStart", "PostToolUse", "Stop",
+    ]  # fmt: skip
 
 
 def test_claude_gets_all_three_hooks_as_new_groups_without_matcher() -> None:
@@ -194,7 +197,7 @@ OLD_CODEX = """model = "gpt-5"
 [features]
 hooks = true
 
-[[hooks.Stop]]
+[[hooks.Notification]]
 hooks = [{ type = "command", command = "notify-me" }]
 
 # hail: agent messaging (an older hail wrote this)
@@ -215,7 +218,7 @@ theme = "dark"  # trailing comment
 """.replace("OLD_DELIVER", '[ -n \\"$TMUX_PANE\\" ] || exit 0; hail deliver --format codex')
 
 
-def test_codex_fresh_file_has_features_and_three_commented_groups() -> None:
+def test_codex_fresh_file_has_features_and_four_commented_groups() -> None:
     out = merge_codex("", CONFIG, trust=False)
     assert out == (
         "[features]\n"
@@ -240,6 +243,12 @@ def test_codex_fresh_file_has_features_and_three_commented_groups() -> None:
         "[[hooks.PostToolUse.hooks]]\n"
         'type = "command"\n'
         'command = "hail deliver --format codex --event PostToolUse"\n'
+        "\n"
+        "# hail: message bodies when a turn ends\n"
+        "[[hooks.Stop]]\n"
+        "[[hooks.Stop.hooks]]\n"
+        'type = "command"\n'
+        'command = "hail deliver --format codex --event Stop"\n'
     )
     assert "[hooks]" not in out
 
@@ -277,7 +286,7 @@ def test_codex_keeps_other_tools_and_matcher_groups() -> None:
     doc = _toml(merge_codex(OLD_CODEX, CONFIG, trust=False))
     hooks = doc["hooks"]
     assert isinstance(hooks, dict)
-    assert hooks["Stop"] == [{"hooks": [{"type": "command", "command": "notify-me"}]}]
+    assert hooks["Notification"] == [{"hooks": [{"type": "command", "command": "notify-me"}]}]
     assert hooks["PostToolUse"] == [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "fmt"}]},
         {
@@ -412,6 +421,9 @@ def test_trust_records_hail_hooks_at_their_positions() -> None:
                 "PostToolUse", "hail deliver --format codex --event PostToolUse", matcher=".*"
             )
         },
+        f"{CONFIG}:stop:0:0": {
+            "trusted_hash": codex_trust_hash("Stop", "hail deliver --format codex --event Stop")
+        },
     }
     assert f'[hooks.state."{CONFIG}:post_tool_use:1:0"]\ntrusted_hash = "sha256:' in out
 
@@ -422,7 +434,12 @@ def test_trust_updates_a_stale_hash_and_keeps_other_state() -> None:
         'trusted_hash = "sha256:old"\nenabled = true\n'
         '\n[hooks.state."/other:stop:0:0"]\ntrusted_hash = "sha256:theirs"\n'
     )
-    assert codex_untrusted(text, CONFIG) == ["SessionStart", "UserPromptSubmit", "PostToolUse"]
+    assert codex_untrusted(text, CONFIG) == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "Stop",
+    ]
     out = merge_codex(text, CONFIG, trust=True)
     hooks = _toml(out)["hooks"]
     assert isinstance(hooks, dict)
@@ -439,5 +456,10 @@ def test_trust_updates_a_stale_hash_and_keeps_other_state() -> None:
 def test_without_trust_nothing_is_trusted() -> None:
     out = merge_codex("", CONFIG, trust=False)
     assert "hooks.state" not in out
-    assert codex_untrusted(out, CONFIG) == ["SessionStart", "UserPromptSubmit", "PostToolUse"]
+    assert codex_untrusted(out, CONFIG) == [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PostToolUse",
+        "Stop",
+    ]
     assert codex_untrusted("", CONFIG) == []

@@ -1,5 +1,5 @@
-"""`hail deliver`: the hook run on each prompt and after each tool call [docs/hooks.md
-"deliver, step by step"].
+"""`hail deliver`: the hook run on each prompt, after each tool call and when a turn ends
+[docs/hooks.md "deliver, step by step"].
 
 It claims unread bodies by rename, prints them framed, and gives every claim back when its output
 could not be written, so delivery is at least once under the same id and never doubled. It imports
@@ -107,6 +107,7 @@ def deliver(fmt: str | None, event: str) -> int:
     payload = protocol.available_bytes() if fmt is not None and event == "UserPromptSubmit" else b""
     ctx: Ctx | None = None
     claims = Claims()
+    guard = None
     try:
         person = bool(payload) and _person_prompted(payload)
         ctx = Ctx.from_env()
@@ -123,10 +124,19 @@ def deliver(fmt: str | None, event: str) -> int:
             from hail.store.conversation import mark_prompted
 
             mark_prompted(ctx.store, mailboxes[0])  # a person looked in: reply chains start again
+        if event == "Stop":
+            from hail.hooks.stop import StopGuard
+
+            guard = StopGuard(ctx.store.mailbox(mailboxes[0]).path, protocol.available_bytes())
+            if not guard.may_block():
+                guard.ended()  # the turn ends; the mail waits for the next prompt or tool call
+                return 0
         claims = claim_within_budget(ctx, mailboxes)
         for path in claims.refused:
             protocol.log_error(ctx.store.hook_log, "deliver", not_yours(path))
         if not claims.taken:
+            if guard is not None:
+                guard.ended()
             return 0
         text = render(claims, protocol.prompt_of(payload) or "")
     except Exception as exc:
@@ -134,11 +144,20 @@ def deliver(fmt: str | None, event: str) -> int:
         log = ctx.store.hook_log if ctx else os.path.join(state_root(os.environ), "hook-errors.log")
         protocol.log_error(log, "deliver", exc)
         return 0
-    out = protocol.hook_json(event, text) if fmt is not None else text
+    if guard is not None:
+        out = protocol.stop_json(text)
+    else:
+        out = protocol.hook_json(event, text) if fmt is not None else text
     try:
         protocol.write_stdout(out + "\n")
     except Exception:  # the text did not reach the agent: deliver it again later, same id
         claims.give_back_all()
+        return 0
+    if guard is not None:
+        try:
+            guard.blocked()
+        except OSError as exc:
+            protocol.log_error(ctx.store.hook_log, "deliver", exc)
     return 0
 
 

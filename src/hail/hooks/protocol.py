@@ -13,7 +13,7 @@ from hail import policy
 from hail.store import fs
 
 FORMATS = ("claude", "codex")
-EVENTS = ("UserPromptSubmit", "PostToolUse")
+EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
 
 
 def stdout_reaches_nobody() -> bool:
@@ -169,6 +169,12 @@ def hook_json(event: str, text: str) -> str:
         + json_string(text)
         + "}}"
     )
+
+
+def stop_json(text: str) -> str:
+    """`{"decision":"block","reason":…}`: the Stop output both harnesses read as "go on with this".
+    Codex rejects `hookSpecificOutput` on Stop, so the text rides in `reason`."""
+    return '{"decision":"block","reason":' + json_string(text) + "}"
 
 
 def write_stdout(text: str) -> None:
