@@ -4,7 +4,8 @@ model server, trusted projects) become ``programs.claude-code.settings`` and
 ``programs.codex.settings`` of a home configuration with ``programs.hail.enable`` and
 ``hooks.trustCodex``, evaluated inside the real Home Manager (``tests.support.home_manager``). The
 files that evaluation generates replace the test's own as read-only links into a store directory,
-as Home Manager installs them: settings.json, config.toml, hooks.json and the rule file. Then a real
+as Home Manager installs them: settings.json, config.toml, hooks.json and the rule file, which neither
+client can write (Codex would otherwise record its first-start notes in config.toml). Then a real
 client delivers a message through those hooks, with no review of Codex's hooks.
 
 Needs nix and Home Manager's sources (the snapshots in shared/vendor, or HAIL_HM_SOURCE and
@@ -14,7 +15,11 @@ HAIL_HM_NIXPKGS); skipped without them.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,6 +37,9 @@ pytestmark = pytest.mark.skipif(
     reason="needs nix and Home Manager's sources (the snapshots in shared/vendor)",
 )
 
+#: Root writes a 0444 file anyway; an immutable one it cannot.
+IMMUTABLE = os.geteuid() == 0 and shutil.which("chattr") is not None
+
 #: The files Home Manager installs for this configuration, home-relative.
 GENERATED = (
     ".claude/settings.json",
@@ -41,7 +49,19 @@ GENERATED = (
 )
 
 
-def install_from_the_module(world: World) -> Path:
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Path]:
+    """A directory standing for the Nix store: files in it are read-only, for root too
+    (immutable, where chattr can), as a store path is to its user."""
+    path = tmp_path / "store"
+    path.mkdir()
+    yield path
+    if IMMUTABLE:
+        for stored in path.iterdir():
+            subprocess.run(["chattr", "-i", str(stored)], check=False)
+
+
+def install_from_the_module(world: World, store: Path) -> Path:
     """Evaluate the module with the world's own agent configs as the user's settings, and link
     the generated files into the world's home. Returns the package's bin/hail."""
     package = world.root / "package"
@@ -67,8 +87,6 @@ def install_from_the_module(world: World) -> Path:
     """
     files = home_manager.evaluate(config, str(package), home=str(world.home))["files"]
 
-    store = world.root / "store"
-    store.mkdir()
     world.env["NIX_STORE_DIR"] = str(
         store
     )  # so that hail doctor knows the links for Home Manager's
@@ -82,6 +100,8 @@ def install_from_the_module(world: World) -> Path:
         stored = store / f"{len(list(store.iterdir())):032d}-{Path(target).name}"
         stored.write_text(text)
         stored.chmod(0o444)
+        if IMMUTABLE:
+            subprocess.run(["chattr", "+i", str(stored)], check=False)
         link = world.home / target
         link.parent.mkdir(parents=True, exist_ok=True)
         link.unlink(missing_ok=True)
@@ -90,10 +110,11 @@ def install_from_the_module(world: World) -> Path:
 
 
 def test_a_client_delivers_through_the_hooks_of_the_modules_generated_files(
-    unset_world: World, client: str
+    unset_world: World, client: str, store: Path
 ) -> None:
     world = unset_world
-    program = install_from_the_module(world)
+    program = install_from_the_module(world, store)
+    installed = {target: (world.home / target).read_text() for target in GENERATED}
     hooks_file = world.home / (
         ".claude/settings.json" if client == "claude" else ".codex/hooks.json"
     )
@@ -126,4 +147,6 @@ def test_a_client_delivers_through_the_hooks_of_the_modules_generated_files(
     receipt = world.hail(["sent", message_id])
     assert receipt.out.startswith("injected "), receipt
     for target in GENERATED:
-        assert (world.home / target).is_symlink(), f"{target} stayed Home Manager's link"
+        link = world.home / target
+        assert link.is_symlink(), f"{target} stayed Home Manager's link"
+        assert link.read_text() == installed[target], f"nothing wrote into {target}"
