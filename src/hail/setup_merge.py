@@ -23,6 +23,7 @@ from tomlkit.container import Container, OutOfOrderTableProxy
 from tomlkit.items import AoT, Array, Item, Table
 from tomlkit.toml_document import TOMLDocument
 
+from hail.config_text import BY_HAND_FIX, TOO_DEEP, ExactJson, toml_comments
 from hail.hook_table import DEFAULT_PROGRAM, Harness, HookSpec, hook_specs
 
 #: The events hail hooks, in the order setup writes and reports them.
@@ -49,14 +50,22 @@ class MergeError(Exception):
     the file name and the fix (see `error_text`).
     """
 
-    def __init__(self, why: str, *, parse: bool) -> None:
+    def __init__(self, why: str, *, parse: bool, fix: str = "") -> None:
         super().__init__(why)
         self.why = why
         self.parse = parse
+        self.fix = fix
+
+
+def _unsafe(why: str) -> MergeError:
+    """A valid config hail cannot edit without changing or dropping what it does not own."""
+    return MergeError(why, parse=False, fix=BY_HAND_FIX)
 
 
 def error_text(harness: Harness, path: str, err: MergeError) -> str:
     """The user-facing text for a config setup refuses to touch: names the file and the fix."""
+    if err.fix:
+        return f"{path} cannot be edited safely ({err.why}); {err.fix}, then rerun hail setup"
     if harness == "claude":
         return f"{path} is not a JSON object ({err.why}); fix it, then rerun hail setup"
     if err.parse:
@@ -169,16 +178,21 @@ def _handler_at(
 # --- Claude Code: settings.json -------------------------------------------------------------------
 
 
-def _parse_claude(text: str) -> dict[str, object]:
+def _parse_claude(text: str) -> tuple[ExactJson | None, dict[str, object]]:
+    """The loaded text (numbers kept as written) and its top-level object."""
     if not text.strip():
-        return {}
+        return None, {}
     try:
-        root = json.loads(text)
+        loaded = ExactJson(text)
     except ValueError as e:
         raise MergeError(str(e), parse=True) from None
+    except RecursionError:
+        raise _unsafe(TOO_DEEP) from None
+    root = loaded.value
     if not isinstance(root, dict):
-        raise MergeError(f"the top level is {_json_type(root)}", parse=False)
-    return cast(dict[str, object], root)
+        kind = "a number" if loaded.is_number(root) else _json_type(root)
+        raise MergeError(f"the top level is {kind}", parse=False)
+    return loaded, cast(dict[str, object], root)
 
 
 def _json_type(value: object) -> str:
@@ -223,7 +237,16 @@ def merge_claude(
     own formatting included); otherwise the result is 2-space JSON, non-ASCII kept, newline-ended.
     """
     cmds = wanted_hooks("claude", program) if wanted is None else wanted
-    root = _parse_claude(text)
+    loaded, root = _parse_claude(text)
+    try:
+        return _merge_claude_root(text, loaded, root, cmds)
+    except RecursionError:
+        raise _unsafe(TOO_DEEP) from None
+
+
+def _merge_claude_root(
+    text: str, loaded: ExactJson | None, root: dict[str, object], cmds: Mapping[str, str]
+) -> str:
     before = json.loads(json.dumps(root))
     hooks = _claude_hooks(root)
     for event, cmd in cmds.items():
@@ -242,7 +265,9 @@ def merge_claude(
             groups.append(_new_claude_group(_spec("claude", event), cmd))
     if root == before and text.strip():
         return text
-    return json.dumps(root, indent=2, ensure_ascii=False) + "\n"
+    if loaded is None:
+        return json.dumps(root, indent=2, ensure_ascii=False) + "\n"
+    return loaded.dumps(root) + "\n"
 
 
 def _new_claude_group(spec: HookSpec, command: str) -> dict[str, object]:
@@ -267,6 +292,22 @@ def _parse_codex(text: str) -> TOMLDocument:
         return tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as e:
         raise MergeError(str(e), parse=True) from None
+    except RecursionError:
+        raise _unsafe(TOO_DEEP) from None
+
+
+def _keep_comments(original: str, merged: str) -> str:
+    """`merged`, unless it lost a comment of `original` (hail's own `# hail:` lines aside)."""
+    left = toml_comments(merged)
+    for comment in toml_comments(original):
+        if comment in left:
+            left.remove(comment)
+        elif not comment.startswith("# hail:"):
+            raise _unsafe(
+                f"hail's edit would drop the comment {comment!r}, which sits inside an inline "
+                "array of hooks; write those hooks as [[hooks.<Event>]] tables"
+            )
+    return merged
 
 
 def _codex_command(handler: object) -> str | None:
@@ -461,6 +502,15 @@ def merge_codex(text: str, config_path: str, trust: bool, program: str = DEFAULT
     keyed by `config_path` as Codex spells it.
     """
     doc = _parse_codex(text)
+    try:
+        return _keep_comments(text, _merge_codex_doc(doc, text, config_path, trust, program))
+    except RecursionError:
+        raise _unsafe(TOO_DEEP) from None
+
+
+def _merge_codex_doc(
+    doc: TOMLDocument, text: str, config_path: str, trust: bool, program: str
+) -> str:
     _ensure_features(doc)
     hooks = _codex_hooks_table(doc)
     for event, cmd in wanted_hooks("codex", program).items():

@@ -116,9 +116,16 @@ def _load(path: Path) -> dict[str, object]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    value = (
-        tomllib.loads(text) if path.suffix == ".toml" else json.loads(text) if text.strip() else {}
-    )
+    try:
+        value = (
+            tomllib.loads(text)
+            if path.suffix == ".toml"
+            else json.loads(text)
+            if text.strip()
+            else {}
+        )
+    except RecursionError:  # valid, but nested deeper than the parser can go
+        raise ValueError("it is nested too deeply to read") from None
     if not isinstance(value, dict):
         raise ValueError("the top level is not an object")
     return value

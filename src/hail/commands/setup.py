@@ -237,12 +237,16 @@ def run_setup(
         if check:
             _say(out, f"drift {cfg.name}: run hail setup")
             continue
-        if not yes and not _confirm(f"update {path}?", out, stdin):
+        settled = _settle(plan, yes, out, stdin, trust_codex, program)
+        if settled is None:
             _say(out, f"left {cfg.name}: unchanged")
             if cfg.harness == "codex" and cfg.holds == "hooks":
                 untrusted = codex_untrusted(plan.old, cfg.trust_path, program)
             continue
-        _install(plan)
+        if settled.old == settled.new:  # someone else made it current meanwhile
+            _say(out, f"ok    {cfg.name}: {cfg.what} current in {path}")
+            continue
+        _install(settled)
         _say(out, f"done  {cfg.name}: updated {path}; {_next_step(cfg, trust_codex)}")
     if not check:
         harnesses = sorted({c.harness for c in files if c.installed}) or ["claude", "codex"]
@@ -251,6 +255,33 @@ def run_setup(
         if untrusted:
             _say(out, CODEX_TRUST_HINT)
     return 1 if check and drift else 0
+
+
+def _settle(
+    plan: _Plan, yes: bool, out: TextIO, stdin: TextIO, trust_codex: bool, program: str
+) -> _Plan | None:
+    """The plan to write once the person said yes to the file as it is now; None for a no.
+
+    The file is read again after the answer: an edit saved while setup waited at its prompt is
+    merged and shown as a new diff, and asked about again, never overwritten. With --yes nobody
+    saw the new text, so setup refuses instead.
+    """
+    cfg, path = plan.cfg, str(plan.cfg.path)
+    while True:
+        if not yes and not _confirm(f"update {path}?", out, stdin):
+            return None
+        now = _read(cfg.path)
+        if now == plan.old:
+            return plan
+        if yes:
+            raise StateError(
+                f"{path} changed while hail setup ran; nothing was written to it: rerun hail setup"
+            )
+        plan = _Plan(cfg, now, _merge(cfg, now, trust_codex, program))
+        if plan.old == plan.new:
+            return plan
+        _say(out, f"{path} changed since the diff above; the diff against it now:")
+        out.write(unified_diff(plan.old, plan.new, path))
 
 
 def _check_program(program: str) -> None:
@@ -304,10 +335,9 @@ def _install(plan: _Plan) -> None:
 
 
 def _write_backup(backup: Path, text: str) -> None:
-    # A config may hold tokens: the backup is private whatever the original's mode.
-    fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, NEW_FILE_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
+    """A fresh 0600 file renamed over the backup's name: a config may hold tokens, and a link at
+    that name (to anything) is replaced, never written through."""
+    _replace(backup, text, NEW_FILE_MODE)
 
 
 def write_config(path: Path, text: str) -> None:
@@ -321,10 +351,15 @@ def write_config(path: Path, text: str) -> None:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = NEW_FILE_MODE
+    _replace(target, text, mode)
+
+
+def _replace(target: Path, text: str, mode: int) -> None:
+    """A new file of `mode` beside `target`, renamed over it (a link at `target` included)."""
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
     tmp.unlink(missing_ok=True)
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             # The umask must not narrow an existing file's mode.
             os.fchmod(f.fileno(), mode)

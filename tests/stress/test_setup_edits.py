@@ -1,0 +1,232 @@
+"""setup's edits of a person's configs: a concurrent edit is never lost, backups never follow a link
+and are private, numbers and strings survive exactly, and what cannot be edited safely is refused
+with the fix, never a traceback, never a silently dropped comment.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hail.commands.setup import doctor_hook_lines, run_setup
+from hail.errors import HailError
+from hail.setup_merge import MergeError, merge_claude, merge_codex
+from tests.support.entry import hail_bin
+from tests.support.world import SCRUBBED
+
+pytestmark = pytest.mark.stress
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+    env.update(HOME=str(home), XDG_STATE_HOME=str(home / "state"))
+    return env
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    h = tmp_path / "home"
+    (h / ".claude").mkdir(parents=True)
+    return h
+
+
+def _setup(home: Path, *args: str, stdin: io.StringIO | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        rc = run_setup(
+            _env(home),
+            check="--check" in args,
+            yes="--yes" in args,
+            trust_codex=False,
+            out=out,
+            err=err,
+            stdin=stdin or io.StringIO(),
+        )
+    except HailError as e:
+        return e.exit_code, out.getvalue(), f"error: {e.message}\n"
+    return rc, out.getvalue(), err.getvalue()
+
+
+class _EditWhileAsking(io.StringIO):
+    """A terminal whose person edits settings.json while setup waits at its first [y/N]."""
+
+    def __init__(self, settings: Path, edited: str) -> None:
+        super().__init__()
+        self.settings = settings
+        self.edited = edited
+        self.asked = 0
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        self.asked += 1
+        if self.asked == 1:
+            self.settings.write_text(self.edited)
+        return "y\n"
+
+
+# --- 4. a concurrent edit ----------------------------------------------------------------------
+
+
+def test_an_edit_made_while_setup_waits_at_its_prompt_is_kept(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"model": "opus"}\n')
+    edited = '{"model": "opus", "theme": "dark"}\n'
+    terminal = _EditWhileAsking(settings, edited)
+    rc, out, _ = _setup(home, stdin=terminal)
+    assert rc == 0
+    assert terminal.asked == 2, out  # shown the new diff and asked again
+    assert "changed since" in out
+    final = json.loads(settings.read_text())
+    assert final["theme"] == "dark" and "hooks" in final
+    backup = settings.with_name("settings.json.hail-backup")
+    assert backup.read_text() == edited  # the text that was replaced
+
+
+def test_with_yes_a_file_that_changed_after_it_was_read_is_refused(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hail.commands import setup as setup_cmd
+
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"model": "opus"}\n')
+    real_diff = setup_cmd.unified_diff
+
+    def diff_then_edit(old: str, new: str, path: str) -> str:
+        settings.write_text('{"model": "sonnet"}\n')  # someone saves while setup works
+        return real_diff(old, new, path)
+
+    monkeypatch.setattr(setup_cmd, "unified_diff", diff_then_edit)
+    rc, _, err = _setup(home, "--yes")
+    assert rc == 1
+    assert "changed while hail setup ran" in err and "rerun hail setup" in err
+    assert settings.read_text() == '{"model": "sonnet"}\n'
+
+
+# --- 5. backups --------------------------------------------------------------------------------
+
+
+def test_a_backup_never_writes_through_a_link(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"model": "opus"}\n')
+    precious = home / "precious.txt"
+    precious.write_text("do not touch\n")
+    backup = settings.with_name("settings.json.hail-backup")
+    backup.symlink_to(precious)
+    rc, _, err = _setup(home, "--yes")
+    assert rc == 0, err
+    assert precious.read_text() == "do not touch\n"
+    assert not backup.is_symlink()
+    assert backup.read_text() == '{"model": "opus"}\n'
+
+
+def test_a_backup_is_private_whatever_an_earlier_backups_mode(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"token": "secret"}\n')
+    settings.chmod(0o600)
+    backup = settings.with_name("settings.json.hail-backup")
+    backup.write_text("old\n")
+    backup.chmod(0o644)
+    rc, _, err = _setup(home, "--yes")
+    assert rc == 0, err
+    assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+    assert backup.read_text() == '{"token": "secret"}\n'
+
+
+# --- 6. fidelity -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "kept"),
+    [
+        ("1e400", "1e400"),
+        ("-1E-400", "-1E-400"),
+        ("123456789012345678901234567890", "123456789012345678901234567890"),
+        ("0.1000000000000000055511151231257827", "0.1000000000000000055511151231257827"),
+        ("1.0", "1.0"),
+        ('"\\ud83d"', '"\\ud83d"'),
+        ('"\\udc00 tail"', '"\\udc00 tail"'),
+    ],
+)
+def test_numbers_and_strings_survive_a_merge_exactly(value: str, kept: str) -> None:
+    merged = merge_claude('{"a": ' + value + "}")
+    assert f'"a": {kept}' in merged
+    merged.encode("utf-8")  # writable as UTF-8
+
+
+def test_a_lone_surrogate_does_not_crash_setup(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.write_text('{"a":"\\ud83d", "b": 1e400}\n')
+    rc, _, err = _setup(home, "--yes")
+    assert rc == 0, err
+    text = settings.read_text()
+    assert '"\\ud83d"' in text and "1e400" in text and "Infinity" not in text
+
+
+def _deep(n: int) -> str:
+    return '{"a": ' + "[" * n + "]" * n + "}"
+
+
+@pytest.mark.parametrize("verb", [("setup", "--check"), ("doctor",), ("setup", "--yes")])
+def test_json_nested_100000_deep_is_refused_with_the_fix_never_a_traceback(
+    home: Path, verb: tuple[str, ...]
+) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.write_text(_deep(100_000))
+    before = settings.read_bytes()
+    r = subprocess.run(
+        [hail_bin(), *verb],
+        env={**_env(home), "HAIL_SOCKET": "/nonexistent/socket"},
+        cwd=home,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, r.stderr
+    assert r.returncode == 1
+    assert "nested" in r.stdout + r.stderr and "rerun hail setup" in r.stdout + r.stderr
+    assert settings.read_bytes() == before
+
+
+def test_doctor_lines_report_deep_json_as_a_fix(home: Path) -> None:
+    (home / ".claude" / "settings.json").write_text(_deep(100_000))
+    lines = doctor_hook_lines(_env(home))
+    assert lines and lines[0][0] == "FIX"
+
+
+CODEX_WITH_COMMENTS = """[hooks]
+PostToolUse = [
+  # the formatter runs after every edit
+  { matcher = "Edit", hooks = [{ type = "command", command = "fmt" }] },
+]
+"""
+
+
+def test_a_comment_inside_an_inline_array_is_never_dropped_silently() -> None:
+    try:
+        merged = merge_codex(CODEX_WITH_COMMENTS, "/c/config.toml", False)
+    except MergeError as e:
+        assert "comment" in e.why and "[[hooks." in e.why
+    else:
+        assert "# the formatter runs after every edit" in merged
+
+
+def test_setup_refuses_a_codex_edit_that_would_drop_a_comment_with_the_fix(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    config = home / ".codex" / "config.toml"
+    config.write_text(CODEX_WITH_COMMENTS)
+    rc, _, err = _setup(home, "--yes")
+    if rc == 0:
+        assert "# the formatter runs after every edit" in config.read_text()
+    else:
+        assert rc == 1 and "comment" in err and "rerun hail setup" in err, err
+        assert config.read_text() == CODEX_WITH_COMMENTS
