@@ -17,7 +17,7 @@ import re
 import time
 
 from .clients import Agent
-from .evidence import eventually
+from .evidence import eventually, first_delivery, submitted_prompt
 from .fake_http import FakeServer, request_text
 from .world import World
 
@@ -88,3 +88,38 @@ def test_codex_asks_claude_and_waits_for_the_answer(world: World) -> None:
     claude = world.start("claude", seat="boss")
     codex = world.start("codex", seat="worker")
     converse(world, codex, claude, f"RUN_LONG hail boss ask --wait 25 '{QUESTION}'")
+
+
+def test_a_late_answer_wakes_the_idle_asker_after_its_wait_timed_out(world: World) -> None:
+    codex = world.start("codex", seat="worker")
+    claude = world.start("claude", seat="boss")
+    fake = world.fake_for(claude)
+    world.tmux.submit(claude.pane, "RUN_CMD hail worker ask --wait 2 'a question nobody answers'")
+    output, _ = eventually(
+        lambda: returned_tool_call(fake, "no reply to "), "the wait timed out", timeout=30
+    )
+    assert "It still arrives by your hooks" in output and "do not resend" in output, output
+    ask = re.search(rf"^id=({ID})$", output, re.M)
+    assert ask, output
+    claude.wait_stops(1)
+    late = world.hail(
+        ["boss", "fyi", "--re", ask.group(1), "GO: late but sure"],
+        cwd=world.seat["worker"],
+        pane=codex.pane,
+    )
+    assert late.rc == 0, late  # an fyi, yet typed: it answers boss's ask
+    turn = eventually(lambda: first_delivery(fake, late.id), "the late answer reached the model")
+    assert f"re:{ask.group(1)}] GO: late but sure" in turn["user_text"], "typed as the prompt"
+    assert world.hail(["sent", late.id]).out.startswith("injected ")
+
+
+def test_only_a_persons_prompt_marks_the_seat_as_prompted(world: World, client: str) -> None:
+    agent = world.start(client, seat="worker")
+    prompted = world.state / "hail" / "seats" / "worker" / "prompted"
+    sent = world.send("worker", "an envelope is no person's prompt")
+    submitted_prompt(agent, sent.id)
+    agent.wait_stops(1)
+    assert not prompted.exists(), "the typed envelope left no mark"
+    world.tmux.submit(agent.pane, "a person types this")
+    agent.wait_stops(2)
+    assert prompted.exists(), "the person's prompt did"
