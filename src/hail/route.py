@@ -1,6 +1,8 @@
-"""Where a send goes and who sends it [docs/seats.md "Shared directories and sub-seats",
-docs/seats.md "Sender and from", docs/seats.md "Routing a target"]: the recipient mailbox, the pane
-to wake, the mailbox the sender signs as, and the identity-split warning.
+"""From a target to a pane, and who sends [docs/seats.md "Shared directories and sub-seats",
+docs/seats.md "Sender and from", docs/seats.md "Routing a target"]: reaching tmux, the recipient
+mailbox and the pane to wake for a send, the pane a `read`/`type`/`keys` target names, the mailbox
+the sender signs as, and the identity-split warning. Both the send and the pane verbs resolve their
+targets here, so the two agree on every address form and say the same errors.
 
 `panes` is None when no tmux server answers: routing then relies on the state directory alone.
 """
@@ -10,7 +12,8 @@ from __future__ import annotations
 from hail import policy
 from hail.context import Ctx
 from hail.errors import SeatError, StateError
-from hail.seat import Addr, Seat, find_seat, is_plain_name
+from hail.seat import Addr, Seat, find_seat, is_plain_name, parse_target
+from hail.transport.tmux import SocketError, Tmux, TmuxError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,8 +50,41 @@ class Sender:
         return f"Sender({self.primary!r}, {self.signature!r}, {self.pane!r})"
 
 
+# --- reaching tmux --------------------------------------------------------------------------------
+
+
+def reach(ctx: Ctx) -> tuple[Tmux, Panes]:
+    """The tmux server and its panes; TmuxError (SocketError for a bad HAIL_SOCKET) when none answers."""
+    tmux = Tmux.from_env(ctx.env)
+    from hail.transport.panes import survey  # only with a socket to talk to: it costs imports
+
+    return tmux, survey(tmux, ctx.env, ctx.home)
+
+
+def reach_or_none(ctx: Ctx) -> tuple[Tmux | None, Panes | None]:
+    """`reach`, or (None, None): to a send or a listing, no tmux only means less to say."""
+    try:
+        return reach(ctx)
+    except TmuxError:
+        return None, None
+
+
 def _no_tmux(arg: str) -> StateError:
-    return StateError(f"{arg}: no tmux server answers; hail doctor says why")
+    return StateError(f"{arg}: no tmux server answers; hail doctor says why tmux is unreachable")
+
+
+def _resolve(tmux: Tmux, arg: str, target: str) -> str:
+    """The `%N` id of any tmux pane target."""
+    try:
+        return tmux.resolve(target)
+    except TmuxError:
+        raise StateError(f"no pane {arg}; hail seats lists seats and their panes") from None
+
+
+def _wrong_seat(arg: str, pane_id: str, actual: str | None, seat: str) -> SeatError:
+    return SeatError(
+        f"{arg}: pane {pane_id} is in seat {actual or '(none)'}, not {seat}; hail seats lists seats"
+    )
 
 
 def may_hold_subseat(pane: Pane) -> bool:
@@ -97,29 +133,34 @@ def _seat_route(seat: str, panes: Panes | None) -> Route:
     return Route(seat, seat, agents[0])
 
 
-def _subseat_route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
-    if panes is None:
-        raise _no_tmux(arg)
+def _live_pane(arg: str, addr: Addr, panes: Panes) -> Pane:
     pane = panes.get(addr.pane)
     if pane is None:
         raise SeatError(f"{arg}: pane {addr.pane} is gone; hail seats lists live seats")
+    return pane
+
+
+def _subseat_pane(arg: str, addr: Addr, panes: Panes) -> Pane:
+    """`seat@%N`: a live pane running a non-Codex agent in that seat."""
+    pane = _live_pane(arg, addr, panes)
     if not may_hold_subseat(pane) or pane.seat != addr.seat:
         raise SeatError(
             f"{arg}: {addr.pane} is not a Claude pane in seat {addr.seat}; hail seats lists seats"
         )
-    return Route(addr.mailbox, addr.seat, pane)
+    return pane
+
+
+def _subseat_route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
+    if panes is None:
+        raise _no_tmux(arg)
+    return Route(addr.mailbox, addr.seat, _subseat_pane(arg, addr, panes))
 
 
 def _pane_route(ctx: Ctx, arg: str, target: str, panes: Panes | None) -> Route:
     """A tmux pane target: the pane's seat, its sub-seat when shared, else its single agent."""
     if panes is None:
         raise _no_tmux(arg)
-    from hail.transport.tmux import Tmux, TmuxError
-
-    try:
-        pane_id = Tmux.from_env(ctx.env).resolve(target)
-    except TmuxError:
-        raise StateError(f"no pane {arg}; hail seats lists seats and their panes") from None
+    pane_id = _resolve(Tmux.from_env(ctx.env), arg, target)
     pane = panes.get(pane_id)
     path = pane.path if pane is not None else ""
     seat = find_seat(path, ctx.home) if path else None
@@ -147,9 +188,7 @@ def route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
     if addr.pane:  # seat/%N
         found = _pane_route(ctx, arg, addr.pane, panes)
         if found.seat != addr.seat:
-            raise SeatError(
-                f"{arg}: pane {addr.pane} is in seat {found.seat}, not {addr.seat}; hail seats lists seats"
-            )
+            raise _wrong_seat(arg, addr.pane, found.seat, addr.seat)
         return found
     if addr.pane_target:
         if is_plain_name(arg) and _is_known(ctx, panes, arg):
@@ -158,6 +197,48 @@ def route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
     if _is_known(ctx, panes, addr.seat):
         return _seat_route(addr.seat, panes)
     raise StateError(f"unknown seat '{arg}'{_suggest(ctx, panes, arg)} (hail seats lists them)")
+
+
+# --- the pane a read, type or keys target names ----------------------------------------------------
+
+
+def pane_for(ctx: Ctx, arg: str) -> tuple[Tmux, str]:
+    """The tmux server and the `%N` pane a `read`/`type`/`keys` target names: any pane, agent or
+    not [docs/commands.md "read, type, keys"]."""
+    addr = parse_target(arg)
+    try:
+        tmux, panes = reach(ctx)
+    except SocketError:
+        raise  # a bad HAIL_SOCKET names its own fix [docs/transport.md "Socket"]
+    except TmuxError:
+        raise _no_tmux(arg) from None
+    if addr.pane_target:
+        return tmux, _resolve(tmux, arg, addr.pane_target)
+    if addr.sub:
+        return tmux, _subseat_pane(arg, addr, panes).id
+    if addr.pane:
+        pane = _live_pane(arg, addr, panes)
+        if pane.seat != addr.seat:
+            raise _wrong_seat(arg, pane.id, pane.seat, addr.seat)
+        return tmux, pane.id
+    return tmux, _only_pane(addr.seat, panes).id
+
+
+def _only_pane(seat: str, panes: Panes) -> Pane:
+    """A seat's single agent pane, else its single pane."""
+    agents = panes.agents_in(seat)
+    if len(agents) > 1:
+        raise shared_refusal(seat, agents)
+    here = agents or panes.in_seat(seat)
+    if len(here) == 1:
+        return here[0]
+    if len(here) > 1:
+        ids = " ".join(p.id for p in here)
+        raise SeatError(f"seat {seat} has several panes ({ids}) and no single agent; name one")
+    raise StateError(f"no pane works in seat {seat}; hail seats lists seats and their panes")
+
+
+# --- who sends -------------------------------------------------------------------------------------
 
 
 def sender(ctx: Ctx, seat: Seat, panes: Panes | None) -> Sender:

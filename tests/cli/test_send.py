@@ -503,7 +503,9 @@ def test_an_unknown_seat_suggests_known_names_sharing_its_first_letters(world: W
 def test_a_pane_target_without_tmux_says_no_server_answers(world: World, target: str) -> None:
     know(world, "worker")
     only_error(
-        world.run(target, "ask", "x"), 1, f"{target}: no tmux server answers; hail doctor says why"
+        world.run(target, "ask", "x"),
+        1,
+        f"{target}: no tmux server answers; hail doctor says why tmux is unreachable",
     )
     assert not (world.state / "ids").exists()
 

@@ -13,13 +13,16 @@ import os
 import unicodedata
 
 from hail.context import Ctx
-from hail.errors import SeatError, StateError, UsageError
+from hail.errors import StateError, UsageError
 from hail.output import emit, table
-from hail.seat import Addr, parse_mailbox, parse_target
+from hail.route import pane_for, reach_or_none
+from hail.seat import parse_mailbox
 from hail.store import fs
 from hail.transport import wake
-from hail.transport.panes import Pane, Panes, survey
-from hail.transport.tmux import SocketError, Tmux, TmuxError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.transport.panes import Panes
 
 # --- whoami ---------------------------------------------------------------------------------------
 
@@ -41,7 +44,7 @@ def whoami(ctx: Ctx) -> int:
 
 def seats(ctx: Ctx, seat: str | None) -> int:
     """Every mailbox and every seat a pane sits in: agents, unread count, hook age, root."""
-    panes = _survey_or_none(ctx)
+    _, panes = reach_or_none(ctx)
     names = set(ctx.store.mailbox_names())
     if panes is not None:
         names |= panes.seat_names()
@@ -54,13 +57,6 @@ def seats(ctx: Ctx, seat: str | None) -> int:
     for line in table(rows):
         emit(line)
     return 0
-
-
-def _survey_or_none(ctx: Ctx) -> Panes | None:
-    try:
-        return survey(Tmux.from_env(ctx.env), ctx.env, ctx.home)
-    except TmuxError:
-        return None
 
 
 def _seat_part(mailbox: str) -> str:
@@ -124,7 +120,7 @@ def read(ctx: Ctx, target: str, n: int) -> int:
     """Print the pane's last `n` lines (history included) and mark the pane as read."""
     if n < 1:
         raise UsageError(f"read takes a positive number of lines, not {n}")
-    tmux, pane = _target_pane(ctx, target)
+    tmux, pane = pane_for(ctx, target)
     lines = [line.rstrip() for line in tmux.capture(pane, lines=n)]
     while lines and not lines[-1]:
         lines.pop()
@@ -140,7 +136,7 @@ def type_(ctx: Ctx, target: str, text: str) -> int:
         raise UsageError(
             "hail type sends one line of plain text; use hail keys for Enter and other keys"
         )
-    tmux, pane = _target_pane(ctx, target)
+    tmux, pane = pane_for(ctx, target)
     _require_mark(ctx, pane)
     if not wake.type_text(tmux, pane, text):
         raise StateError(
@@ -155,7 +151,7 @@ def keys(ctx: Ctx, target: str, keys: list[str]) -> int:
     """Send key names (`Enter`, `Escape`, `C-c`, `Up`, …) to a pane that was just read."""
     if not keys:
         raise UsageError("keys needs at least one key name: Enter, Escape, C-c, Up, …")
-    tmux, pane = _target_pane(ctx, target)
+    tmux, pane = pane_for(ctx, target)
     _require_mark(ctx, pane)
     wake.press_keys(tmux, pane, keys)
     _clear_mark(ctx, pane)
@@ -166,80 +162,6 @@ def _is_one_plain_line(text: str) -> bool:
     if not text:
         return False
     return not any(unicodedata.category(c) == "Cc" or c in "\u2028\u2029" for c in text)
-
-
-# --- the pane a target names -----------------------------------------------------------------------
-
-
-def _unreachable(arg: str) -> StateError:
-    return StateError(f"{arg}: no tmux server answers; hail doctor says why tmux is unreachable")
-
-
-def _target_pane(ctx: Ctx, arg: str) -> tuple[Tmux, str]:
-    """The tmux server and the `%N` pane a read/type/keys target names [docs/commands.md
-    "read, type, keys"]."""
-    addr = parse_target(arg)
-    try:
-        tmux = Tmux.from_env(ctx.env)
-        panes = survey(tmux, ctx.env, ctx.home)
-    except SocketError:
-        raise  # a bad HAIL_SOCKET names its own fix [docs/transport.md "Socket"]
-    except TmuxError:
-        raise _unreachable(arg) from None
-    if addr.pane_target:
-        try:
-            return tmux, tmux.resolve(addr.pane_target)
-        except TmuxError:
-            raise StateError(f"no pane {arg}; hail seats lists seats and their panes") from None
-    if addr.pane:
-        return tmux, _pane_in_seat(arg, addr, panes).id
-    return tmux, _seat_pane(addr.seat, panes).id
-
-
-def _pane_in_seat(arg: str, addr: Addr, panes: Panes) -> Pane:
-    """`seat/%N` and `seat@%N`: the pane must be live and work in that seat [docs/seats.md
-    "Shared directories and sub-seats", docs/seats.md "Routing a target"]."""
-    pane = panes.get(addr.pane)
-    if pane is None:
-        raise SeatError(f"{arg}: pane {addr.pane} is gone; hail seats lists live seats")
-    if addr.sub:
-        if pane.agent is None or pane.is_codex or pane.seat != addr.seat:
-            raise SeatError(
-                f"{arg}: {pane.id} is not a Claude pane in seat {addr.seat}; hail seats lists seats"
-            )
-        return pane
-    if pane.seat != addr.seat:
-        actual = pane.seat if pane.seat is not None else "(none)"
-        raise SeatError(
-            f"{arg}: pane {pane.id} is in seat {actual}, not {addr.seat}; hail seats lists seats"
-        )
-    return pane
-
-
-def _seat_pane(seat: str, panes: Panes) -> Pane:
-    """A seat's single agent pane, else its single pane."""
-    agents = panes.agents_in(seat)
-    if len(agents) == 1:
-        return agents[0]
-    if len(agents) > 1:
-        raise shared_refusal(seat, agents)
-    here = panes.in_seat(seat)
-    if len(here) == 1:
-        return here[0]
-    if len(here) > 1:
-        ids = " ".join(p.id for p in here)
-        raise SeatError(f"seat {seat} has several panes ({ids}) and no single agent; name one")
-    raise StateError(f"no pane works in seat {seat}; hail seats lists seats and their panes")
-
-
-def shared_refusal(seat: str, agents: list[Pane]) -> SeatError:
-    """A bare seat with several agents names none of them [docs/seats.md
-    "Shared directories and sub-seats"]."""
-    subs = " ".join(f"{seat}@{p.id}" for p in agents if not p.is_codex)
-    text = f"seat {seat} has {len(agents)} agents; address one: {subs}"
-    if any(p.is_codex for p in agents):
-        text += "; a Codex pane there cannot be addressed apart: give it its own jj workspace"
-    return SeatError(text)
 
 
 # --- the read mark --------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from hail.store.message import render
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.route import Route, Sender
-    from hail.transport.panes import Pane, Panes
+    from hail.transport.panes import Pane
     from hail.transport.screen import Verdict
     from hail.transport.tmux import Tmux
 
@@ -237,25 +237,6 @@ def compose(kind: str, raw_headline: str, body: str | None, cap: int) -> Draft:
     return Draft(headline, body)
 
 
-# --- identify and route ------------------------------------------------------------------------
-
-
-def survey_panes(ctx: Ctx) -> tuple[Tmux | None, Panes | None]:
-    """tmux and its panes, or (None, None): any failure here only means "no tmux"."""
-    from hail.transport.tmux import Tmux, TmuxError
-
-    try:
-        tmux = Tmux.from_env(ctx.env)
-    except TmuxError:
-        return None, None
-    from hail.transport.panes import survey  # only with a socket to talk to: it costs imports
-
-    try:
-        return tmux, survey(tmux, ctx.env, ctx.home)
-    except TmuxError:
-        return None, None
-
-
 # --- state checks ------------------------------------------------------------------------------
 
 
@@ -396,7 +377,7 @@ def file_and_wake(ctx: Ctx, a: SendArgs, stdin_text: str | None, filed: Filed) -
     body = with_body_argument(a.body, body)
     draft = compose(kind, raw_headline, body, ctx.cap)
     seat = ctx.require_seat()
-    tmux, panes = survey_panes(ctx)
+    tmux, panes = routing.reach_or_none(ctx)
     who = routing.sender(ctx, seat, panes)
     split = routing.identity_split(ctx, who, panes)
     if split:
