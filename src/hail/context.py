@@ -44,6 +44,7 @@ class Ctx:
     __slots__ = (
         "_seat",
         "_seat_done",
+        "born",
         "cap",
         "cwd",
         "env",
@@ -72,6 +73,8 @@ class Ctx:
         self.cap = cap
         self._seat: Seat | None = None
         self._seat_done = False
+        #: When this command began (before stdin was read): a default wait counts from here.
+        self.born = time.time()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Ctx:

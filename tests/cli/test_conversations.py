@@ -390,3 +390,13 @@ def test_only_a_persons_prompt_leaves_the_prompted_mark(
     )  # fmt: skip
     assert tool.returncode == 0
     assert not (world.state / "seats/worker/prompted").exists()
+
+
+def test_under_codex_the_default_wait_ends_inside_its_ten_second_yield(world: World) -> None:
+    world.run("whoami", cwd="worker")
+    start = time.monotonic()
+    proc = world.run("worker", "ask", "--wait", "is it safe?", env={"CODEX_THREAD_ID": "019a"})
+    took = time.monotonic() - start
+    assert proc.returncode == 1
+    assert "within 8 s. It still arrives by your hooks" in proc.stderr
+    assert 7 < took < 10, f"the whole command took {took:.1f} s"

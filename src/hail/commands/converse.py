@@ -202,8 +202,13 @@ def await_replies(ctx: Ctx, asks: list[str], timeout: float | None, *, any_: boo
 def after_send(ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None) -> int:
     """The wait of `ask --wait`, once the ask is filed; its exit code replaces the send's."""
     seat = conversation.seat_of_mailbox(asker)
-    limit = default_timeout(ctx) if timeout is None else timeout
-    wait = waits.Wait(asker, [ask_id], [to], any_=False, deadline=ctx.now() + limit)
+    if timeout is None:  # the default holds the send and the wait, to fit one tool call
+        limit = default_timeout(ctx)
+        deadline = max(ctx.born + limit, ctx.now())
+    else:
+        limit = timeout
+        deadline = ctx.now() + limit
+    wait = waits.Wait(asker, [ask_id], [to], any_=False, deadline=deadline)
     flush()  # the id line is out before the wait starts
     return settle(ctx, wait, seat, limit)
 
