@@ -96,7 +96,7 @@ in
         example = false;
         description = ''
           Whether to install hail's hooks (SessionStart, UserPromptSubmit,
-          PostToolUse, …, as `hail setup` does). With
+          PostToolUse and Stop: those `hail setup` installs). With
           {option}`programs.claude-code.enable` they are added to
           {option}`programs.claude-code.settings.hooks`, and with
           {option}`programs.codex.enable` to {option}`programs.codex.hooks`
