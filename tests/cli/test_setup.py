@@ -33,6 +33,7 @@ TRAILER = [
     "      SessionStart: hail brief --hook",
     "      UserPromptSubmit: hail deliver --format claude|codex",
     "      PostToolUse: hail deliver --format claude|codex --event PostToolUse",
+    "      Stop: hail deliver --format claude|codex --event Stop",
 ]
 TRUST_HINT = (
     "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
@@ -212,7 +213,7 @@ def test_scenario_49_yes_installs_replaces_in_place_and_backs_up(sw: World) -> N
         f"done  Codex: updated {sw.codex}; run hail setup --trust-codex (or /hooks in Codex)"
         " once to trust the changed hooks; a new session picks them up\n" in r.out
     )
-    assert r.out.splitlines()[-4:] == [*TRAILER, TRUST_HINT]
+    assert r.out.splitlines()[-5:] == [*TRAILER, TRUST_HINT]
 
     claude_text = sw.claude.read_text()
     settings = json.loads(claude_text)

@@ -207,3 +207,16 @@ def test_setup_program_must_be_a_plain_path(hm: Home, program: str) -> None:
     assert rc == 1
     assert "is not a plain path: give the path to hail" in err
     assert not (hm.home / ".claude" / "settings.json").exists()
+
+
+def test_doctor_survives_a_timeout_of_the_wrong_type_in_a_store_file(hm: Home) -> None:
+    hooks = json.loads(codex_hooks_json(PROGRAM))
+    for groups in hooks["hooks"].values():
+        for group in groups:
+            for handler in group["hooks"]:
+                handler["timeout"] = "5"
+    hm.link_into_store(hm.home / ".codex" / "hooks.json", json.dumps(hooks))
+
+    lines = doctor_hook_lines(hm.env)
+
+    assert lines[0][0] == "ok", lines

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hail.hook_table import Harness, HookSpec, hook_specs
-from hail.setup_merge import EVENTS, codex_trust_hash, codex_trust_key
+from hail.setup_merge import CODEX_DEFAULT_TIMEOUT, EVENTS, codex_trust_hash, codex_trust_key
 
 #: Where Nix keeps its store unless NIX_STORE_DIR says otherwise.
 DEFAULT_STORE_DIR = "/nix/store"
@@ -92,8 +92,10 @@ def _find(harness: Harness, hooks: object, source: Path) -> list[_Found]:
             for hi, handler in enumerate(handlers if isinstance(handlers, list) else []):
                 command = handler.get("command") if isinstance(handler, dict) else None
                 if isinstance(command, str) and _runs_hail(command, spec):
-                    timeout = handler.get("timeout", 600)
-                    found.append(_Found(source, spec, gi, hi, command, spec.matcher, int(timeout)))
+                    timeout = handler.get("timeout")
+                    if not isinstance(timeout, int) or isinstance(timeout, bool):
+                        timeout = CODEX_DEFAULT_TIMEOUT
+                    found.append(_Found(source, spec, gi, hi, command, spec.matcher, timeout))
     return found
 
 

@@ -22,7 +22,7 @@ from typing import TextIO
 
 from hail.commands import managed
 from hail.errors import StateError, UsageError
-from hail.hook_table import DEFAULT_PROGRAM, Harness
+from hail.hook_table import DEFAULT_PROGRAM, Harness, hook_specs
 from hail.setup_merge import (
     EVENTS,
     MergeError,
@@ -45,12 +45,6 @@ NEXT_STEP_RULE = "a new Codex session may run hail outside its sandbox"
 #: The note when `--trust-codex` recorded the trust itself, so no `/hooks` review is due.
 NEXT_STEP_TRUSTED = "hail's hooks are trusted; a new session picks them up"
 
-#: The trailing lines after a run (not with --check): the hooks every handled file now has.
-SUMMARY = (
-    "      SessionStart: hail brief --hook",
-    "      UserPromptSubmit: hail deliver --format <harness>",
-    "      PostToolUse: hail deliver --format <harness> --event PostToolUse",
-)
 #: The closing line when Codex is handled and its hooks still await the user's trust.
 CODEX_TRUST_HINT = (
     "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
@@ -250,8 +244,8 @@ def run_setup(
         _say(out, f"done  {cfg.name}: updated {path}; {_next_step(cfg, trust_codex)}")
     if not check:
         harnesses = sorted({c.harness for c in files if c.installed}) or ["claude", "codex"]
-        for line in SUMMARY:
-            _say(out, line.replace("<harness>", "|".join(harnesses)))
+        for line in summary(harnesses, program):
+            _say(out, line)
         if untrusted:
             _say(out, CODEX_TRUST_HINT)
     return 1 if check and drift else 0
@@ -293,6 +287,18 @@ def _check_program(program: str) -> None:
             f"--program {program!r} is not a plain path: give the path to hail,"
             f" made of letters, digits and {PROGRAM_CHARACTERS}"
         )
+
+
+def summary(harnesses: list[Harness], program: str) -> list[str]:
+    """The trailing lines after a run (not with --check): the hooks every handled file now has,
+    one per event, the harness's name in the arguments shown as `claude|codex`."""
+    shown = "|".join(harnesses)
+    lines: dict[str, str] = {}
+    for harness in harnesses:
+        for spec in hook_specs(harness):
+            args = [shown if arg == harness else arg for arg in spec.args]
+            lines.setdefault(spec.event, f"      {spec.event}: {' '.join([program, *args])}")
+    return list(lines.values())
 
 
 def _next_step(cfg: ConfigFile, trust_codex: bool) -> str:
