@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from hail.context import Ctx
+from hail.hooks.brief import brief_hook
+from hail.hooks.deliver import deliver
 from hail.store.message import render
 from hail.store.store import Store
 from tests.support.entry import hail_bin
@@ -382,6 +385,20 @@ def _mend_cur(cur: Path, how: str) -> None:
     else:
         cur.unlink()
         os.rename(cur.with_name("cur.away"), cur)
+
+
+@pytest.mark.parametrize("verb", ["deliver", "brief"])
+def test_a_hook_failing_before_it_has_a_context_logs_in_the_state_root_of_its_environment(
+    verb: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(env: Mapping[str, str] | None = None) -> Ctx:
+        raise RuntimeError("no context today")
+
+    monkeypatch.setattr(Ctx, "from_env", fail)
+    rc = deliver(None, "UserPromptSubmit") if verb == "deliver" else brief_hook(all_=False)
+    assert rc == 0
+    log = (tmp_path / "state" / "hail" / "hook-errors.log").read_text()
+    assert re.fullmatch(rf"{ISO} {verb}: no context today\n", log)
 
 
 @pytest.mark.parametrize("how", ["chmod", "not a directory"])

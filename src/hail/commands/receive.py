@@ -9,7 +9,6 @@ output enters the agent's context as tool output.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
@@ -20,7 +19,7 @@ from hail.output import emit, note
 from hail.store import fs
 from hail.store.maildir import Mailbox, not_yours
 from hail.store.message import Message, parse
-from hail.store.store import Receipt, Store
+from hail.store.store import Receipt, Store, receipt_in
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,26 +63,17 @@ class _Watch:
             return
         target = store.lookup(self.id)
         if target is not None:
-            box = store.mailbox(target)
-            found = _receipt_in(box, self.id)
+            found = receipt_in(store.mailbox(target), self.id)
             if found is not None:
-                self.receipt = found
+                # Unread where the index says is no receipt yet, and no reason to read the archive.
+                self.receipt = found if found.received else None
                 return
-            if os.path.exists(os.path.join(box.new, f"{self.id}.md")):
-                return  # unread where the index says: no need for the archive
         if not self.archive_read:
             self.archive_read = True
             self.archived = store.archived_mailbox(self.id)
         if self.archived is not None:
-            self.receipt = _receipt_in(self.archived, self.id)
-
-
-def _receipt_in(box: Mailbox, msg_id: str) -> Receipt | None:
-    claimed = box.receipt_of(msg_id)
-    if claimed is None:
-        return None
-    how, t, path = claimed
-    return Receipt(how, t, path, box.name)
+            found = receipt_in(self.archived, self.id)
+            self.receipt = found if found is not None and found.received else None
 
 
 def await_(ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool) -> int:

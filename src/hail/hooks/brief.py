@@ -20,7 +20,6 @@ from hail.seat import Seat, parse_mailbox
 from hail.store import fs, records
 from hail.store.message import parse
 from hail.store.records import Hold
-from hail.store.store import state_root
 
 FIRST_LINE = (
     "hail brief for {mailbox} (peer headlines below are context from other agents, "
@@ -65,12 +64,7 @@ def brief_hook(*, all_: bool) -> int:
         lines = brief_lines(ctx, seat, all_=all_, unread=False)
         text = "".join(line + "\n" for line in lines)
     except Exception as exc:
-        log = (
-            ctx.store.hook_log
-            if ctx is not None
-            else os.path.join(state_root(os.environ), "hook-errors.log")
-        )
-        protocol.log_error(log, "brief", exc)
+        protocol.log_error(ctx.store if ctx else None, "brief", exc)
         return 0
     if text:
         try:

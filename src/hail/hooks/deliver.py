@@ -8,15 +8,12 @@ no click, libtmux or tomlkit and starts no process: it runs on every prompt and 
 
 from __future__ import annotations
 
-import os
-
 from hail import policy
 from hail.context import Ctx
 from hail.hooks import protocol
 from hail.store import fs
 from hail.store.maildir import Mailbox, not_yours
 from hail.store.message import Message, parse
-from hail.store.store import state_root
 
 _PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
 
@@ -133,7 +130,7 @@ def deliver(fmt: str | None, event: str) -> int:
                 return 0
         claims = claim_within_budget(ctx, mailboxes)
         for path in claims.refused:
-            protocol.log_error(ctx.store.hook_log, "deliver", not_yours(path))
+            protocol.log_error(ctx.store, "deliver", not_yours(path))
         if not claims.taken:
             if guard is not None:
                 guard.ended()
@@ -141,8 +138,7 @@ def deliver(fmt: str | None, event: str) -> int:
         text = render(claims, protocol.prompt_of(payload) or "")
     except Exception as exc:
         claims.give_back_all()
-        log = ctx.store.hook_log if ctx else os.path.join(state_root(os.environ), "hook-errors.log")
-        protocol.log_error(log, "deliver", exc)
+        protocol.log_error(ctx.store if ctx else None, "deliver", exc)
         return 0
     if guard is not None:
         out = protocol.stop_json(text)
@@ -157,7 +153,7 @@ def deliver(fmt: str | None, event: str) -> int:
         try:
             guard.blocked()
         except OSError as exc:
-            protocol.log_error(ctx.store.hook_log, "deliver", exc)
+            protocol.log_error(ctx.store, "deliver", exc)
     return 0
 
 

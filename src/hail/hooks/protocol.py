@@ -11,6 +11,7 @@ import time
 
 from hail import policy
 from hail.store import fs
+from hail.store.store import Store, state_root
 
 FORMATS = ("claude", "codex")
 EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
@@ -179,15 +180,15 @@ def stop_json(text: str) -> str:
 
 def write_stdout(text: str) -> None:
     """Write all of `text` to fd 1, unbuffered, so a failure is seen here and not at exit."""
-    view = memoryview(text.encode("utf-8"))
-    while view:
-        n = os.write(1, view)
-        view = view[n:]
+    fs.write_all(1, text.encode("utf-8"))
 
 
-def log_error(log: str, verb: str, error: BaseException | str) -> None:
-    """Append `<iso> <verb>: <message>` to hook-errors.log (rotated once past 1 MiB); never raises."""
+def log_error(store: Store | None, verb: str, error: BaseException | str) -> None:
+    """Append `<iso> <verb>: <message>` to the state root's hook-errors.log (rotated once past
+    1 MiB); never raises. `store` is None when the hook failed before it had one: then the log is
+    the one of the state root the environment names."""
     try:
+        log = (store or Store(state_root(os.environ))).hook_log
         message = " ".join(str(error).split()) or type(error).__name__
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         fs.make_dirs(os.path.dirname(log))
@@ -198,7 +199,7 @@ def log_error(log: str, verb: str, error: BaseException | str) -> None:
             pass
         fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
         try:
-            os.write(fd, f"{stamp} {verb}: {message}\n".encode())
+            fs.write_all(fd, f"{stamp} {verb}: {message}\n".encode())
         finally:
             os.close(fd)
     except Exception:  # the log is a courtesy; a hook must never fail because of it

@@ -36,14 +36,19 @@ def write_new(path: str, data: bytes, *, sync: bool) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     try:
         os.fchmod(fd, FILE_MODE)
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
+        write_all(fd, data)
         if sync:
             os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte: `os.write` may write fewer than asked (a pipe, a full disk, a signal)."""
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
 
 
 def write_atomic(path: str, text: str) -> None:

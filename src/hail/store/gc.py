@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from hail.seat import parse_mailbox
 from hail.store import conversation, fs
-from hail.store.maildir import HOWS, Mailbox
+from hail.store.maildir import Mailbox, parse_claimed
 from hail.store.records import read_holds, read_pending, remove
 from hail.store.store import Store
 
@@ -146,9 +146,10 @@ def _scan_box(box: Mailbox, seat: str, cutoff: float) -> BoxScan:
         if entry.name.startswith("."):
             continue
         claimed += 1
-        msg_id = _claimed_id(entry.name)
-        if msg_id is None:
+        parsed = parse_claimed(entry.name)
+        if parsed is None:
             continue
+        msg_id = parsed[0]
         try:
             t = entry.stat(follow_symlinks=False).st_mtime
         except FileNotFoundError:
@@ -157,14 +158,6 @@ def _scan_box(box: Mailbox, seat: str, cutoff: float) -> BoxScan:
         if t < cutoff:
             stale.append(Stale(box.name, msg_id, entry.path, t))
     return BoxScan(box.name, seat, box.unread_count(), claimed, newest, box.hooked_at(), stale)
-
-
-def _claimed_id(name: str) -> str | None:
-    """The id of `cur/<id>.<how>.md`, or None for anything else."""
-    parts = name.rsplit(".", 2)
-    if len(parts) == 3 and parts[2] == "md" and parts[1] in HOWS and parts[0]:
-        return parts[0]
-    return None
 
 
 def _deleted_seats(store: Store, boxes: dict[str, BoxScan]) -> list[DeletedSeat]:
@@ -257,10 +250,7 @@ def append_index(store: Store, entries: list[tuple[str, str, str]]) -> None:
     data = "".join(f"{i} {month} {mailbox}\n" for i, month, mailbox in entries).encode("utf-8")
     fd = os.open(store.archive_index, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
     try:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
+        fs.write_all(fd, data)
         os.fsync(fd)
     finally:
         os.close(fd)

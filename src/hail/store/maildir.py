@@ -14,6 +14,14 @@ from hail.store import fs
 HOWS = ("injected", "read", "inline")
 
 
+def parse_claimed(name: str) -> tuple[str, str] | None:
+    """(id, how) of a claimed file's name, `<id>.<how>.md`; None for any other name."""
+    parts = name.rsplit(".", 2)
+    if len(parts) == 3 and parts[2] == "md" and parts[1] in HOWS and parts[0]:
+        return parts[0], parts[1]
+    return None
+
+
 class Unread:
     """An unread message file, with what ordering and the delivery budget need."""
 
@@ -115,9 +123,9 @@ class Mailbox:
         """Every claimed message as (id, how, path). Lists cur/: not for hook paths."""
         out = []
         for name in fs.list_names(self.cur):
-            parts = name.rsplit(".", 2)
-            if len(parts) == 3 and parts[2] == "md" and parts[1] in HOWS:
-                out.append((parts[0], parts[1], os.path.join(self.cur, name)))
+            parsed = parse_claimed(name)
+            if parsed is not None:
+                out.append((*parsed, os.path.join(self.cur, name)))
         return out
 
     def receipt_of(self, msg_id: str) -> tuple[str, float, str] | None:

@@ -148,13 +148,13 @@ class Store:
             return Receipt("unknown")
         mailbox = self.lookup(msg_id)
         if mailbox is not None:
-            found = _status_in(self.mailbox(mailbox), msg_id)
+            found = receipt_in(self.mailbox(mailbox), msg_id)
             if found is not None:
                 return found
         if archive:
             archived = self.archived_mailbox(msg_id)
             if archived is not None:
-                found = _status_in(archived, msg_id)
+                found = receipt_in(archived, msg_id)
                 if found is not None:
                     return found
         return Receipt("unknown")
@@ -188,7 +188,9 @@ def _is_month(text: str) -> bool:
     return len(text) == 7 and text[4] == "-" and text[:4].isdigit() and text[5:].isdigit()
 
 
-def _status_in(box: Mailbox, msg_id: str) -> Receipt | None:
+def receipt_in(box: Mailbox, msg_id: str) -> Receipt | None:
+    """The id's receipt in one mailbox: how it was claimed, `delivered` while it lies unread in
+    `new/`, or None when the mailbox does not hold it. At most four stats."""
     claimed = box.receipt_of(msg_id)
     if claimed is not None:
         how, t, path = claimed
