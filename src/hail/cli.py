@@ -102,8 +102,8 @@ def keys_cmd(target: str, keys: tuple[str, ...]) -> int:
 @click.option("--check", is_flag=True)
 @click.option("--yes", is_flag=True)
 @click.option("--trust-codex", is_flag=True)
-@click.option("--program", metavar="PATH", default="hail")
-def setup_cmd(check: bool, yes: bool, trust_codex: bool, program: str) -> int:
+@click.option("--program", metavar="PATH", default=None)
+def setup_cmd(check: bool, yes: bool, trust_codex: bool, program: str | None) -> int:
     import os
 
     from hail.commands.setup import run_setup

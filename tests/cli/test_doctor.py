@@ -19,6 +19,7 @@ import pytest
 from hail import __version__
 from hail.store import fs
 from hail.store.store import Store
+from tests.support.entry import hail_bin
 from tests.support.procs import wait_until
 from tests.support.tmux import ScratchTmux
 from tests.support.world import World
@@ -97,6 +98,7 @@ def test_scenario_50_a_healthy_install_is_all_ok(world: World, server: ScratchTm
         "ok   tmux (HAIL_SOCKET): 2 panes, 2 agents",
         "ok   wake pane for boss: %0",
         f"ok   Claude Code hooks current ({settings})",
+        f"ok   Claude Code can start {hail_bin()} as a hook (a login PATH, no claude running)",
     ]
     assert rc == 0
 
@@ -472,3 +474,51 @@ def test_a_real_hook_failure_shows_up(world: World) -> None:
         line for line in lines if line.startswith("note hook-errors.log has 1 errors since ")
     ]
     assert " deliver: " in note.split("; the last: ", 1)[1]
+
+
+# --- hooks that cannot run ------------------------------------------------------------------------
+
+
+@pytest.mark.tmux
+def test_a_harness_whose_path_lacks_hail_is_a_fix_naming_it(
+    world: World, server: ScratchTmux, tmp_path: Path
+) -> None:
+    """hail sits in ~/.local/bin, so setup names it bare; the running claude was started with a PATH
+    without it, so every hook would fail with `hail: not found`: doctor runs the hook's program in
+    that claude's environment and says so."""
+    home = world.root / "home"
+    (home / ".claude").mkdir()
+    local_bin = home / ".local" / "bin"
+    local_bin.mkdir(parents=True)
+    (local_bin / "hail").symlink_to(hail_bin())
+    assert world.run("setup", "--yes").returncode == 0
+    assert (
+        '"command": "hail deliver --format claude"'
+        in (home / ".claude" / "settings.json").read_text()
+    )
+    fake = tmp_path / "fakebin" / "claude"  # a process named claude, as the agent's would be
+    fake.parent.mkdir()
+    shutil.copy("/bin/sleep", fake)
+    pane = server.new_window(
+        world.seat_dir("worker"), ["env", "PATH=/usr/bin:/bin", str(fake), "600"]
+    )
+    rc, lines = _lines(world, HAIL_AGENT_COMMANDS="claude")
+    assert rc == 1, lines
+    fix = [line for line in lines if line.startswith("FIX  Claude Code cannot run its hooks")]
+    assert len(fix) == 1, lines
+    assert fix[0].startswith("FIX  Claude Code cannot run its hooks: sh -c 'hail --version' said: ")
+    assert "hail: not found" in fix[0]
+    assert f"(with the environment of claude in {pane}, PATH=/usr/bin:/bin)" in fix[0], fix[0]
+    assert fix[0].endswith(
+        "run hail setup where hail is not on a login PATH (it then names hail by its absolute"
+        " path), or put hail's directory on the PATH the harness starts with, then restart it"
+    )
+
+
+def test_a_hook_program_that_runs_is_none_and_one_that_does_not_says_what_sh_said() -> None:
+    from hail.commands.hook_check import run_as_hook
+
+    assert run_as_hook(hail_bin(), {"PATH": "/usr/bin:/bin"}) is None
+    said = run_as_hook("hail", {"PATH": "/nonexistent"})
+    assert said is not None
+    assert said.startswith("sh -c 'hail --version' said: ") and "not found" in said

@@ -133,6 +133,9 @@ class World:
 def sw(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[World]:
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
+    # hail where a login PATH finds it (as pip --user or uv tool put it), so hooks name it bare.
+    (home / ".local" / "bin").mkdir(parents=True)
+    (home / ".local" / "bin" / "hail").symlink_to(hail_bin())
     env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
     env.update(
         HOME=str(home),
@@ -505,3 +508,46 @@ def test_no_codex_directory_means_no_rule(sw: World) -> None:
     assert r.rc == 0, r
     assert not (sw.home / ".codex").exists()
     assert TRUST_HINT not in r.out
+
+
+# --- how hooks name hail --------------------------------------------------------------------------
+
+
+def test_a_hail_no_login_path_finds_is_named_by_its_absolute_path(sw: World) -> None:
+    """A virtual environment's hail: a harness started with a login PATH would not find a bare
+    `hail`, so every hook, the summary and --check name it by its path."""
+    (sw.home / ".local" / "bin" / "hail").unlink()
+    install_scenario(sw)
+    r = sw.run("--yes", "--trust-codex")
+    assert r.rc == 0, r
+    program = hail_bin()
+    settings = json.loads(sw.claude.read_text())
+    commands = [
+        h["command"] for groups in settings["hooks"].values() for g in groups for h in g["hooks"]
+    ]
+    assert f"{program} deliver --format claude" in commands
+    assert f"{program} brief --hook" in commands
+    assert "hail deliver --format claude" not in commands
+    assert f'command = "{program} deliver --format codex --event PostToolUse"' in (
+        sw.codex.read_text()
+    )
+    assert f"      SessionStart: {program} brief --hook" in r.out.splitlines()
+    assert sw.run("--check").rc == 0
+    if sw.runner == "inprocess":
+        assert [s for s, _ in doctor_hook_lines(sw.env)] == ["ok", "ok", "ok"]
+
+
+def test_a_rerun_from_a_stable_place_rewrites_the_absolute_path_to_the_bare_name(
+    sw: World,
+) -> None:
+    link = sw.home / ".local" / "bin" / "hail"
+    link.unlink()
+    install_scenario(sw)
+    assert sw.run("--yes").rc == 0
+    assert hail_bin() in sw.claude.read_text()
+    link.symlink_to(hail_bin())
+    r = sw.run("--check")
+    assert r.rc == 1, r
+    assert sw.run("--yes").rc == 0
+    assert hail_bin() not in sw.claude.read_text()
+    assert '"command": "hail deliver --format claude"' in sw.claude.read_text()

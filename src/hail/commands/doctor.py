@@ -1,7 +1,7 @@
 """`hail doctor`: one line per check (`ok`, `FIX`, `note`) in the order of docs/commands.md
 "doctor"; writes nothing.
 
-Exit 1 when any line is a `FIX`. Notes (steps 8–11) never change the exit code. The seat is only
+Exit 1 when any line is a `FIX`. Notes (steps 9–12) never change the exit code. The seat is only
 compared with its binding, never bound. The mailbox checks share one scan with `hail gc`, so "gc is
 due" is exactly what gc would do with the default age; that scan is the only work that grows with
 history (one listing of each `new/` and `cur/`, one stat per read message).
@@ -57,6 +57,7 @@ def doctor(ctx: Ctx) -> int:
     seat = _check_seat(ctx, out)
     panes = _check_tmux(ctx, seat, out)
     _check_hooks(ctx, out)
+    _check_hooks_run(ctx, panes, out)
     if os.path.isdir(store.root):
         try:
             plan = store_gc.scan(store, now, policy.GC_DEFAULT_DAYS)
@@ -182,7 +183,17 @@ def _check_hooks(ctx: Ctx, out: _Lines) -> None:
         out.say(status, text)
 
 
-# --- steps 7–10: the mailboxes ------------------------------------------------------------------
+# --- step 7: the hooks run ----------------------------------------------------------------------
+
+
+def _check_hooks_run(ctx: Ctx, panes: Panes | None, out: _Lines) -> None:
+    from hail.commands.hook_check import hook_run_lines, silent_agent_lines
+
+    for status, text in hook_run_lines(ctx, panes) + silent_agent_lines(ctx, panes):
+        out.say(status, text)
+
+
+# --- steps 8–11: the mailboxes ------------------------------------------------------------------
 
 
 def _check_size(plan: store_gc.Scan, out: _Lines) -> None:
@@ -296,7 +307,7 @@ def _note_gc_due(plan: store_gc.Scan, out: _Lines) -> None:
         out.say("note", f"gc is due: {', '.join(parts)}: run hail gc")
 
 
-# --- step 11: hook errors -----------------------------------------------------------------------
+# --- step 12: hook errors -----------------------------------------------------------------------
 
 
 def _note_hook_errors(ctx: Ctx, now: float, out: _Lines) -> None:

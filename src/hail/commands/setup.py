@@ -15,6 +15,7 @@ import contextlib
 import difflib
 import os
 import stat
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import TextIO
 
 from hail.commands import managed
 from hail.errors import StateError, UsageError
+from hail.hook_program import hook_program
 from hail.hook_table import DEFAULT_PROGRAM, Harness, hook_specs
 from hail.setup_merge import (
     EVENTS,
@@ -192,14 +194,18 @@ def run_setup(
     out: TextIO,
     err: TextIO,
     stdin: TextIO,
-    program: str = DEFAULT_PROGRAM,
+    program: str | None = None,
 ) -> int:
     """`hail setup [--check] [--yes] [--trust-codex] [--program PATH]`; returns the exit code.
 
-    Hook commands run `program`. A file Home Manager owns (a link into the Nix store) is left
+    Hook commands run `program`, by default this hail as a harness will find it
+    [docs/hooks.md "How hooks name hail"]. A file Home Manager owns (a link into the Nix store) is left
     alone. Exit 1 only for `--check` with drift; errors are raised as `HailError`s.
     """
-    _check_program(program)
+    if program is None:
+        program = hook_program(env, sys.argv[0])
+    else:
+        _check_program(program)
     files = config_files(env)
     plans: list[_Plan | ConfigFile] = []
     for cfg in files:
@@ -414,6 +420,17 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[tuple[str, str]]:
             if untrusted:
                 lines.append(("note", _untrusted_note(untrusted, cfg.path)))
     return lines
+
+
+def installed_hook_programs(env: Mapping[str, str]) -> list[tuple[ConfigFile, str]]:
+    """Each hook config holding hail's hooks, with the program they run (doctor runs it)."""
+    found: list[tuple[ConfigFile, str]] = []
+    for cfg in config_files(env):
+        if cfg.installed and cfg.holds == "hooks":
+            program = managed.hail_program(cfg.harness, cfg.path)
+            if program is not None:
+                found.append((cfg, program))
+    return found
 
 
 def _program_in(cfg: ConfigFile) -> str:

@@ -58,6 +58,9 @@ def brief_hook(*, all_: bool) -> int:
         if seat is None:
             return 0
         ctx.require_seat()
+        if seat.bindable:
+            # SessionStart ran, so this seat's hooks run: doctor and the quiet fyi read this mark.
+            ctx.store.mailbox(seat.name).touch_hooked()
         # Unread mail is left out: the session's first prompt (or tool call) runs the deliver
         # hook, which puts every unread message in the same request in full, framed. Listing
         # it here too would put each one in the model's context twice.

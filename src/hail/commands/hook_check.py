@@ -1,0 +1,138 @@
+"""`hail doctor`'s checks that hooks really run: each harness's hook command run the way the
+harness runs it, and agent panes whose seat has had no hook since the agent started.
+
+A hook that cannot start (`sh: hail: not found`) fails silently: the harness shows an error, the
+send still types its envelope, and mail piles up unread. So doctor runs the program each hook names
+with `sh -c`, in the environment of a running agent of that harness where it can be read (else a
+minimal login PATH), and asks it only for its version, so nothing is claimed or written.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from typing import TYPE_CHECKING
+
+from hail import policy
+from hail.hook_program import login_path
+from hail.transport import agent_process
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from hail.context import Ctx
+    from hail.transport.panes import Pane, Panes
+
+Line = tuple[str, str]
+
+
+def hook_run_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
+    from hail.commands.setup import installed_hook_programs
+
+    lines: list[Line] = []
+    checked: set[tuple[str, str]] = set()
+    for cfg, program in installed_hook_programs(ctx.env):
+        harness = cfg.harness
+        if (harness, program) in checked:  # two Claude configs naming one hail: one run
+            continue
+        checked.add((harness, program))
+        name = cfg.name
+        env, whose = harness_env(ctx.env, harness, panes)
+        failure = run_as_hook(program, env)
+        if failure is None:
+            lines.append(("ok", f"{name} can start {program} as a hook ({whose})"))
+        else:
+            lines.append(
+                (
+                    "FIX",
+                    f"{name} cannot run its hooks: {failure} (with {whose},"
+                    f" PATH={env.get('PATH', '')}); {_fix(program)}",
+                )
+            )
+    return lines
+
+
+def harness_env(
+    env: Mapping[str, str], harness: str, panes: Panes | None
+) -> tuple[dict[str, str], str]:
+    """The environment the harness runs hooks in: a running agent's, else a minimal login one."""
+    for pane in panes.panes if panes is not None else []:
+        if pane.agent != harness:
+            continue
+        pid = agent_process.agent_pid(pane.pid, harness)
+        found = agent_process.environment(pid) if pid is not None else None
+        if found is not None:
+            return found, f"the environment of {harness} in {pane.id}"
+    minimal = {k: env[k] for k in ("HOME", "USER", "LANG") if k in env}
+    minimal["PATH"] = login_path(env)
+    return minimal, f"a login PATH, no {harness} running"
+
+
+def run_as_hook(program: str, env: Mapping[str, str]) -> str | None:
+    """Run `<program> --version` with `sh -c`, as a harness runs a hook; what failed, or None."""
+    try:
+        proc = subprocess.run(
+            ["/bin/sh", "-c", f"{program} --version"],  # what both harnesses run hooks with
+            env=dict(env),
+            cwd=env.get("HOME") or "/",
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=policy.DOCTOR_HOOK_RUN_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"sh -c '{program} --version': {e}"
+    if proc.returncode == 0:
+        return None
+    said = " ".join(proc.stderr.split()) or f"exit status {proc.returncode}"
+    return f"sh -c '{program} --version' said: {said}"
+
+
+def _fix(program: str) -> str:
+    if program == "hail":
+        return (
+            "run hail setup where hail is not on a login PATH (it then names hail by its absolute"
+            " path), or put hail's directory on the PATH the harness starts with, then restart it"
+        )
+    return "run hail setup again with the hail you use (the path in the hooks is gone or broken)"
+
+
+def silent_agent_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
+    """Agent panes whose seat has had no hook run since the agent started."""
+    if panes is None:
+        return []
+    now = ctx.now()
+    lines: list[Line] = []
+    for pane in panes.panes:
+        if pane.agent not in ("claude", "codex") or pane.seat is None:
+            continue
+        started = _started(pane)
+        if started is None or now - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
+            continue
+        hooked = ctx.store.mailbox(pane.seat).hooked_at()
+        if hooked is not None and hooked >= started:
+            continue
+        text = (
+            f"{pane.agent} in {pane.id} (seat {pane.seat}) started at"
+            f" {time.strftime('%H:%M:%S', time.localtime(started))} and no hail hook has run"
+            f" in {pane.seat} since"
+        )
+        if pane.agent == "codex":
+            # Codex runs its first hook at the first prompt, so an idle new session has run none.
+            lines.append(
+                (
+                    "note",
+                    text + ": it has had no prompt yet, or its hooks do not run"
+                    " (Codex runs them once trusted: hail setup --trust-codex)",
+                )
+            )
+        else:
+            # Claude Code runs SessionStart as it starts: no hook since means none runs.
+            lines.append(("FIX", text + ": its hooks do not run; the hook lines above say why"))
+    return lines
+
+
+def _started(pane: Pane) -> float | None:
+    pid = agent_process.agent_pid(pane.pid, pane.agent or "")
+    return agent_process.started_at(pid) if pid is not None else None
