@@ -176,10 +176,12 @@ class Row:
     paths: dict[str, int | None]
     framing: int = 0
     preamble: int = 0
+    #: Whether the prompt hook's frame repeated the headline of the envelope given as the prompt.
+    repeats_headline: bool = False
 
 
 def measure(world: World) -> list[Row]:
-    rows = []
+    rows: list[Row] = []
     cwd = world.seats[RECIPIENT]
     for v in VARIANTS:
         paths: dict[str, int | None] = {}
@@ -192,7 +194,8 @@ def measure(world: World) -> list[Row]:
         paths["typed + UserPromptSubmit"] = size(line) + size(context)
         preamble = size(context.split("\n", 1)[0]) + 1
         framing = size(context) - preamble - (size(v.body) if v.body else 0)
-        if v.headline in context:
+        repeats = v.headline in context
+        if repeats:
             framing -= size(v.headline)
 
         world.send(v)
@@ -207,14 +210,19 @@ def measure(world: World) -> list[Row]:
         paths["PostToolUse"] = size(world.hook("PostToolUse", tool) or "")
 
         world.send(v)
-        stop = payload("Stop", cwd, stop_hook_active=False, last_assistant_message="done")
+        # A session of its own per Stop, so the hook's loop guard (a few blocks in a row) never
+        # stops a measurement.
+        session = f"00000000-0000-0000-0000-{len(rows):012d}"
+        stop = payload(
+            "Stop", cwd, session_id=session, stop_hook_active=False, last_assistant_message="done"
+        )
         stopped = world.hook("Stop", stop)
         paths["Stop"] = None if stopped is None else size(stopped)
         world.clear()
 
         world.send(v)
         paths["hail inbox"] = size(world.run(["inbox"], RECIPIENT).stdout)
-        rows.append(Row(v, size(line), paths, framing, preamble))
+        rows.append(Row(v, size(line), paths, framing, preamble, repeats))
     return rows
 
 

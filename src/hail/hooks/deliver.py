@@ -96,7 +96,7 @@ def deliver(fmt: str | None, event: str) -> int:
     """The hook verb. Always exits 0 once its arguments parsed."""
     if protocol.stdout_reaches_nobody():
         return 0
-    # The sub-agent guard reads a tool call's payload; a prompt's says whether a person typed it.
+    # The sub-agent guard reads a tool call's payload.
     tool_call = fmt is not None and event == "PostToolUse"
     if tool_call and protocol.is_subagent_call(protocol.available_payload()):
         return 0
