@@ -108,9 +108,7 @@ def setup_cmd(check: bool, yes: bool, trust_codex: bool, program: str | None) ->
 
     from hail.commands.setup import run_setup
 
-    return run_setup(
-        os.environ, check, yes, trust_codex, sys.stdout, sys.stderr, sys.stdin, program
-    )
+    return run_setup(os.environ, check, yes, trust_codex, sys.stdout, sys.stdin, program)
 
 
 @click.command("doctor", context_settings=SETTINGS)

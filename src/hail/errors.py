@@ -6,7 +6,6 @@ Only `entry.dispatch` prints `error: …` and chooses the exit status.
 
 from __future__ import annotations
 
-OK = 0
 #: A send that is in the inbox but was not typed or not submitted (docs/commands.md "Send report").
 NOT_WOKEN = 5
 #: A wait for a reply that would close a cycle of waits: refused at once (code 6).

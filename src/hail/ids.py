@@ -62,11 +62,6 @@ def iso(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 
-def month(t: float) -> str:
-    """`YYYY-MM` in UTC (archive folders)."""
-    return time.strftime("%Y-%m", time.gmtime(t))
-
-
 def parse_iso(text: str) -> float | None:
     """The Unix time of an `iso()` string, or None when it is not one."""
     s = text.strip()

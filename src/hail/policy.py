@@ -8,8 +8,6 @@ from __future__ import annotations
 KINDS = ("ask", "fyi", "announce", "hold", "release")
 #: Typed in full, never folded, no body, filed as already claimed.
 CONTROL_KINDS = frozenset({"announce", "hold", "release"})
-#: Kinds of older versions: refused on send with a hint, still read from files.
-OLD_KINDS = ("ruling", "go", "nogo", "done", "stop", "block")
 
 #: Headline cap in characters when HAIL_ENVELOPE_MAX is unset or unusable.
 DEFAULT_ENVELOPE_MAX = 400

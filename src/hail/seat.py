@@ -174,10 +174,6 @@ def _bad_target(arg: str) -> UsageError:
     return UsageError(f"'{arg}' is not a seat, sub-seat or pane; hail seats lists them")
 
 
-def looks_like_pane_target(text: str) -> bool:
-    return is_pane_id(text) or ":" in text or text.isdigit()
-
-
 def parse_target(arg: str) -> Addr:
     """Split on the first `/`, then each side on `@`; every part must be one safe name."""
     if not arg or "\0" in arg:

@@ -277,11 +277,6 @@ def _new_claude_group(spec: HookSpec, command: str) -> dict[str, object]:
     return group
 
 
-def claude_hooks_current(text: str, program: str = DEFAULT_PROGRAM) -> bool:
-    """Whether hail's hooks in this settings.json text are current (raises MergeError)."""
-    return merge_claude(text, program=program) == text
-
-
 # --- Codex: config.toml ---------------------------------------------------------------------------
 
 _TomlMap = Table | OutOfOrderTableProxy | Container
@@ -527,11 +522,6 @@ def _merge_codex_doc(
     if trust:
         _trust(hooks, config_path, program)
     return _render_codex(doc, text)
-
-
-def codex_hooks_current(text: str, config_path: str, program: str = DEFAULT_PROGRAM) -> bool:
-    """Whether hail's hooks in this config.toml text are current (raises MergeError)."""
-    return merge_codex(text, config_path, trust=False, program=program) == text
 
 
 def codex_untrusted(text: str, config_path: str, program: str = DEFAULT_PROGRAM) -> list[str]:

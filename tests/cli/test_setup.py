@@ -88,7 +88,6 @@ class World:
                 yes="--yes" in args,
                 trust_codex="--trust-codex" in args,
                 out=out,
-                err=err,
                 stdin=stdin,
             )
         except HailError as e:

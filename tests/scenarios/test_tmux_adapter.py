@@ -94,14 +94,13 @@ def test_a_missing_binary_and_a_dead_server_are_tmux_errors(server: Server) -> N
         server.tmux.resolve("%999")
 
 
-def test_list_panes_reads_all_eight_fields(server: Server) -> None:
+def test_list_panes_reads_every_field(server: Server) -> None:
     server.pane(server.root, "sleep", "60")
     # Just after new-window the pane may still show the command tmux forked with.
     assert wait_until(lambda: [r.command for r in server.tmux.list_panes()] == ["cat", "sleep"])
     rows = server.tmux.list_panes()
     first = rows[0]
-    assert first.id == "%0" and first.pid > 0 and not first.in_mode
-    assert first.size == "200x40" and first.session == "t" and first.window == "0"
+    assert first.id == "%0" and first.pid > 0
     assert rows[1].path == str(server.root)
 
 
@@ -173,10 +172,7 @@ UNKNOWN = screen.Verdict("none")
 
 def _pane(server: Server, pane_id: str, agent: str = "cat") -> Pane:
     row = next(r for r in server.tmux.list_panes() if r.id == pane_id)
-    return Pane(
-        row.id, row.pid, row.command, row.in_mode, row.session, row.window, row.size, row.path,
-        agent, None,
-    )  # fmt: skip
+    return Pane(row.id, row.pid, row.command, row.path, agent, None)
 
 
 def test_wake_types_once_sees_the_id_and_submits(server: Server) -> None:
@@ -195,7 +191,7 @@ def test_wake_types_once_sees_the_id_and_submits(server: Server) -> None:
 
 
 def test_wake_reports_a_pane_that_cannot_be_typed_into(server: Server) -> None:
-    gone = Pane("%77", 1, "cat", False, "0", "0", "1x1", "/", "cat", None)
+    gone = Pane("%77", 1, "cat", "/", "cat", None)
     result = wake_mod.wake(server.tmux, gone, "[hail id:0101T000000-0000] x", UNKNOWN, submit=True)
     assert not result.typed and not result.submitted
     assert result.reason.startswith("typing into %77 failed: tmux: ")

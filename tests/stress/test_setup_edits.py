@@ -37,7 +37,7 @@ def home(tmp_path: Path) -> Path:
 
 
 def _setup(home: Path, *args: str, stdin: io.StringIO | None = None) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
+    out = io.StringIO()
     try:
         rc = run_setup(
             _env(home),
@@ -45,12 +45,11 @@ def _setup(home: Path, *args: str, stdin: io.StringIO | None = None) -> tuple[in
             yes="--yes" in args,
             trust_codex=False,
             out=out,
-            err=err,
             stdin=stdin or io.StringIO(),
         )
     except HailError as e:
         return e.exit_code, out.getvalue(), f"error: {e.message}\n"
-    return rc, out.getvalue(), err.getvalue()
+    return rc, out.getvalue(), ""
 
 
 class _EditWhileAsking(io.StringIO):

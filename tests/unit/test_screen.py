@@ -25,6 +25,12 @@ def capture(name: str) -> list[str]:
     return (SCREENS / name).read_text(encoding="utf-8").split("\n")
 
 
+def dialog_on(lines: list[str]) -> str | None:
+    """The dialog literal the screen is classified by, or None."""
+    verdict = screen.classify(lines)
+    return verdict.literal if verdict.state == screen.DIALOG else None
+
+
 def test_every_capture_has_a_class_and_every_class_a_capture() -> None:
     files = {p.name for p in SCREENS.glob("*.txt") if p.name != "classes.txt"}
     assert files == set(classes())
@@ -84,7 +90,7 @@ def test_the_cursor_and_claudes_dim_queue_hint_are_not_text() -> None:
 
 def test_a_yn_headline_in_history_or_in_codex_status_is_not_a_dialog() -> None:
     for name in ("claude-idle-after-yn-history.txt", "codex-idle-after-yn-history.ansi.txt"):
-        assert screen.find_dialog(capture(name)) is None
+        assert dialog_on(capture(name)) is None
     # With no composer at all, hail's own envelope lines still never make a dialog.
     shell = [
         "$ echo hi",
@@ -106,20 +112,20 @@ def test_codex_history_saying_approved_is_not_a_dialog() -> None:
         "› ",
         "  ← for agents · ? for shortcuts",
     ]
-    assert screen.find_dialog(idle) is None
+    assert dialog_on(idle) is None
     assert screen.classify(idle).state == "idle"
 
 
 def test_a_dialog_scrolled_above_the_last_eight_lines_no_longer_blocks() -> None:
     old = capture("cx09-approval-dialog.txt")
     later = [*old, *(f"• line {i}" for i in range(8))]
-    assert screen.find_dialog(old) is not None
-    assert screen.find_dialog(later) is None
+    assert dialog_on(old) is not None
+    assert dialog_on(later) is None
 
 
 def test_blank_lines_do_not_push_a_dialog_out_of_the_tail() -> None:
     lines = ["Do you want to proceed?", *([""] * 30), " 1. Yes"]
-    assert screen.find_dialog(lines) == "Do you want to proceed"
+    assert dialog_on(lines) == "Do you want to proceed"
 
 
 def test_a_wrapped_envelope_in_a_codex_composer_is_still_held() -> None:

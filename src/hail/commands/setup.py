@@ -192,7 +192,6 @@ def run_setup(
     yes: bool,
     trust_codex: bool,
     out: TextIO,
-    err: TextIO,
     stdin: TextIO,
     program: str | None = None,
 ) -> int:

@@ -28,10 +28,6 @@ class Pane:
     id: str
     pid: int
     command: str
-    in_mode: bool
-    session: str
-    window: str
-    size: str
     path: str
     agent: str | None
     seat: str | None
@@ -182,9 +178,6 @@ def survey(tmux: Tmux, env: Mapping[str, str], home: str | Path | None) -> Panes
             seats[row.path] = _seat_at(row.path, home_dir)
         agent, foreground = _agent_of(row, commands, procs)
         panes.append(
-            Pane(
-                row.id, row.pid, row.command, row.in_mode, row.session, row.window, row.size,
-                row.path, agent, seats[row.path], foreground,
-            )
-        )  # fmt: skip
+            Pane(row.id, row.pid, row.command, row.path, agent, seats[row.path], foreground)
+        )
     return Panes(panes)

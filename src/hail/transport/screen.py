@@ -296,12 +296,6 @@ def classify(raw: list[str]) -> Verdict:
     return Verdict(NONE)
 
 
-def find_dialog(raw: list[str]) -> str | None:
-    """The dialog literal the screen shows, or None."""
-    verdict = classify(raw)
-    return verdict.literal if verdict.state == DIALOG else None
-
-
 def probe_of(text: str) -> str:
     """What proves the text reached the screen: the `id:<id>` token of an envelope (an older
     envelope from the same seat shares its opening characters), else its first 40 non-blank chars."""

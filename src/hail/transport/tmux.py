@@ -17,19 +17,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-#: `list-panes -a -F`: eight tab-separated fields, the path last because it may hold anything
+#: `list-panes -a -F`: four tab-separated fields, the path last because it may hold anything
 #: [docs/seats.md "Agent panes"].
 PANE_FORMAT = "\t".join(
-    (
-        "#{pane_id}",
-        "#{pane_pid}",
-        "#{pane_current_command}",
-        "#{pane_in_mode}",
-        "#{session_name}",
-        "#{window_index}",
-        "#{pane_width}x#{pane_height}",
-        "#{pane_current_path}",
-    )
+    ("#{pane_id}", "#{pane_pid}", "#{pane_current_command}", "#{pane_current_path}")
 )
 
 
@@ -44,39 +35,16 @@ class SocketError(TmuxError):
 class PaneRow:
     """One line of `list-panes -a`, as tmux reports it."""
 
-    __slots__ = ("command", "id", "in_mode", "path", "pid", "session", "size", "window")
+    __slots__ = ("command", "id", "path", "pid")
 
-    def __init__(
-        self,
-        id: str,
-        pid: int,
-        command: str,
-        in_mode: bool,
-        session: str,
-        window: str,
-        size: str,
-        path: str,
-    ) -> None:
+    def __init__(self, id: str, pid: int, command: str, path: str) -> None:
         self.id = id
         self.pid = pid
         self.command = command
-        self.in_mode = in_mode
-        self.session = session
-        self.window = window
-        self.size = size
         self.path = path
 
-    def _key(self) -> tuple[str, int, str, bool, str, str, str, str]:
-        return (
-            self.id,
-            self.pid,
-            self.command,
-            self.in_mode,
-            self.session,
-            self.window,
-            self.size,
-            self.path,
-        )
+    def _key(self) -> tuple[str, int, str, str]:
+        return (self.id, self.pid, self.command, self.path)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PaneRow) and self._key() == other._key()
@@ -196,17 +164,15 @@ class Tmux:
         """Every pane of the server, from one `list-panes -a`; short or garbled lines are skipped."""
         rows: list[PaneRow] = []
         for line in self.run(["list-panes", "-a", "-F", PANE_FORMAT]).split("\n"):
-            fields = line.split("\t", 7)
-            if len(fields) < 8:
+            fields = line.split("\t", 3)
+            if len(fields) < 4:
                 continue
-            pane_id, pid, command, in_mode, session, window, size, path = fields
+            pane_id, pid, command, path = fields
             try:
                 pid_n = int(pid)
             except ValueError:
                 continue
-            rows.append(
-                PaneRow(pane_id, pid_n, command, in_mode == "1", session, window, size, path)
-            )
+            rows.append(PaneRow(pane_id, pid_n, command, path))
         return rows
 
     def resolve(self, target: str) -> str:

@@ -33,10 +33,6 @@ class WakeResult:
     reason: str
     busy: bool = False
 
-    @property
-    def ok(self) -> bool:
-        return not self.reason and not self.busy
-
 
 def dialog_message(pane: str) -> str:
     return (
