@@ -69,6 +69,7 @@
               ps.pytest
               ps.hypothesis
               ps.mypy
+              ps.vulture
             ]))
             pkgs.ruff
             pkgs.tmux
