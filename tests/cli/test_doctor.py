@@ -86,7 +86,7 @@ def server(world: World, scratch_tmux: ScratchTmux) -> ScratchTmux:
     return scratch_tmux
 
 
-def test_scenario_50_a_healthy_install_is_all_ok(world: World, server: ScratchTmux) -> None:
+def test_doctor_a_healthy_install_is_all_ok(world: World, server: ScratchTmux) -> None:
     (world.root / "home" / ".claude").mkdir()
     assert world.run("setup", "--yes").returncode == 0
     world.run("whoami", cwd="worker")
@@ -103,7 +103,7 @@ def test_scenario_50_a_healthy_install_is_all_ok(world: World, server: ScratchTm
     assert rc == 0
 
 
-def test_scenario_50_unread_mail_nobody_reads_is_a_note_and_keeps_the_exit_code(
+def test_doctor_unread_mail_nobody_reads_is_a_note_and_keeps_the_exit_code(
     world: World, server: ScratchTmux
 ) -> None:
     world.run("whoami", cwd="worker")
@@ -121,7 +121,7 @@ def test_scenario_50_unread_mail_nobody_reads_is_a_note_and_keeps_the_exit_code(
     assert not any(line.startswith("note ") for line in _lines(world)[1])
 
 
-def test_scenario_50_without_tmux_the_note_still_names_the_missing_hook(world: World) -> None:
+def test_doctor_without_tmux_the_note_still_names_the_missing_hook(world: World) -> None:
     world.run("whoami", cwd="worker")
     world.send("worker", "ask", "x", known=False)
     rc, lines = _lines(world)
@@ -132,7 +132,7 @@ def test_scenario_50_without_tmux_the_note_still_names_the_missing_hook(world: W
     )
 
 
-def test_scenario_50_a_deleted_workspace_is_noted_with_when_gc_takes_it(world: World) -> None:
+def test_doctor_a_deleted_workspace_is_noted_with_when_gc_takes_it(world: World) -> None:
     world.run("whoami", cwd="worker")
     world.send("worker", "ask", "x", known=False)
     root = world.seat_dir("worker")
@@ -154,9 +154,7 @@ def test_scenario_50_a_deleted_workspace_is_noted_with_when_gc_takes_it(world: W
     assert "note gc is due: 1 mailboxes of deleted workspaces: run hail gc" in lines
 
 
-def test_scenario_50_a_state_root_others_can_read_is_a_fix(
-    world: World, server: ScratchTmux
-) -> None:
+def test_doctor_a_state_root_others_can_read_is_a_fix(world: World, server: ScratchTmux) -> None:
     world.run("whoami")
     assert _lines(world)[0] == 0
     world.state.chmod(0o755)
@@ -167,7 +165,7 @@ def test_scenario_50_a_state_root_others_can_read_is_a_fix(
     )
 
 
-def test_scenario_50_a_03_inbox_is_noted_and_ignored(world: World) -> None:
+def test_doctor_a_03_inbox_is_noted_and_ignored(world: World) -> None:
     world.run("whoami", cwd="worker")
     (world.state / "inbox").mkdir(mode=0o700)
     (world.state / "inbox" / "stale").write_text("0.3 mail\n")
@@ -183,7 +181,7 @@ def test_scenario_50_a_03_inbox_is_noted_and_ignored(world: World) -> None:
     assert (world.state / "inbox" / "stale").read_text() == "0.3 mail\n"
 
 
-def test_scenario_50_an_old_read_message_makes_gc_due(world: World) -> None:
+def test_doctor_an_old_read_message_makes_gc_due(world: World) -> None:
     world.run("whoami", cwd="worker")
     msg_id = world.send("worker", "ask", "x", known=False)
     world.run("inbox", cwd="worker")

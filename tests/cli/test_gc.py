@@ -43,7 +43,7 @@ def _result(world: World, read: int, boxes: int, unread: int, holds: int, recs: 
     )
 
 
-def test_scenario_51_read_mail_is_archived_and_still_found(world: World) -> None:
+def test_gc_read_mail_is_archived_and_still_found(world: World) -> None:
     world.run("whoami", cwd="worker")
     old_id = _send(world, "worker", "ask", "old news")
     assert world.run("inbox", cwd="worker").returncode == 0
@@ -74,7 +74,7 @@ def test_scenario_51_read_mail_is_archived_and_still_found(world: World) -> None
     assert world.run("sent", unread_id).stdout == "delivered\n"
 
 
-def test_scenario_51_a_deleted_workspace_is_archived_with_its_unread_mail(world: World) -> None:
+def test_gc_a_deleted_workspace_is_archived_with_its_unread_mail(world: World) -> None:
     world.make_seat("temp")
     world.run("whoami", cwd="temp")
     msg_id = _send(world, "temp", "ask", "for a workspace that will go")
@@ -107,7 +107,7 @@ def test_a_deleted_workspace_read_lately_is_kept(world: World) -> None:
     assert (world.state / "seats" / "temp" / "root").is_file()
 
 
-def test_scenario_51_a_hold_that_lapsed_100_days_ago_is_removed(world: World) -> None:
+def test_gc_a_hold_that_lapsed_100_days_ago_is_removed(world: World) -> None:
     world.run("whoami", cwd="worker")
     hold_id = _send(world, "worker", "hold", "freeze the schema")
     live_id = _send(world, "worker", "hold", "freeze the API")
@@ -149,7 +149,7 @@ def test_days_moves_the_cutoff_and_names_itself(world: World) -> None:
     assert "lapsed over 7 days ago" in r.stdout
 
 
-def test_scenario_51_days_must_be_a_whole_positive_number(world: World) -> None:
+def test_gc_days_must_be_a_whole_positive_number(world: World) -> None:
     for bad in ("0x", "0", "-1", "1.5"):
         r = world.run("gc", "--days", bad)
         assert r.returncode == 1, bad

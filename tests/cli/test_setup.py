@@ -187,7 +187,7 @@ def snapshot(*dirs: Path) -> dict[str, bytes]:
     }
 
 
-def test_scenario_49_check_reports_drift_with_a_diff_and_writes_nothing(sw: World) -> None:
+def test_setup_check_reports_drift_with_a_diff_and_writes_nothing(sw: World) -> None:
     install_scenario(sw)
     before = snapshot(sw.claude.parent, sw.codex.parent)
     r = sw.run("--check")
@@ -206,7 +206,7 @@ def test_scenario_49_check_reports_drift_with_a_diff_and_writes_nothing(sw: Worl
     assert snapshot(sw.claude.parent, sw.codex.parent) == before
 
 
-def test_scenario_49_yes_installs_replaces_in_place_and_backs_up(sw: World) -> None:
+def test_setup_yes_installs_replaces_in_place_and_backs_up(sw: World) -> None:
     install_scenario(sw)
     r = sw.run("--yes")
     assert r.rc == 0, r
@@ -245,7 +245,7 @@ def test_scenario_49_yes_installs_replaces_in_place_and_backs_up(sw: World) -> N
     assert not [n for n in leftovers if n.endswith(".tmp")]
 
 
-def test_scenario_49_then_check_is_clean_and_a_second_yes_changes_no_byte(sw: World) -> None:
+def test_setup_then_check_is_clean_and_a_second_yes_changes_no_byte(sw: World) -> None:
     install_scenario(sw)
     assert sw.run("--yes").rc == 0
     r = sw.run("--check")

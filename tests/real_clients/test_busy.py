@@ -1,4 +1,4 @@
-"""Scenario 2: mail reaches an agent in the middle of a turn, and nothing is typed into it.
+"""Mail reaches an agent in the middle of a turn, and nothing is typed into it.
 
 Two ways of being busy, both held open by the test rather than by a timer:
 

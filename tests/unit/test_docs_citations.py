@@ -24,6 +24,8 @@ PAGE_REFERENCE = re.compile(rf"`([A-Za-z0-9_-]+\.md){_GAP}{_NAME}`")
 MORE = re.compile(_NAME)
 # Spelled apart so that this file does not cite them itself.
 FORBIDDEN = ("\u00a7", "SP" + "EC", "REAL" + "-CLIENTS")
+#: Numbered scenarios of that document: names and docstrings say what a test does instead.
+SCENARIO_NUMBER = re.compile(r"[Ss]cenarios?[ _][0-9]")
 
 
 def headings(page: Path) -> set[str]:
@@ -109,5 +111,16 @@ def test_nothing_cites_documents_the_repository_does_not_hold(word: str) -> None
         if f != Path(__file__).resolve()
         for n, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
         if re.search(rf"(?<![A-Za-z_]){re.escape(word)}(?![A-Za-z_])", line)
+    ]
+    assert not hits, "\n".join(hits)
+
+
+def test_no_test_is_named_after_a_numbered_scenario() -> None:
+    hits = [
+        f"{f.relative_to(ROOT)}:{n}: {line.strip()}"
+        for f in source_files()
+        if f != Path(__file__).resolve()
+        for n, line in enumerate(f.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+        if SCENARIO_NUMBER.search(line)
     ]
     assert not hits, "\n".join(hits)

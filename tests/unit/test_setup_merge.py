@@ -70,7 +70,7 @@ def test_a_hail_command_is_recognised_in_every_older_form(cmd: str, ours: bool) 
 # --- Claude Code ----------------------------------------------------------------------------------
 
 
-def scenario_49_claude() -> str:
+def claude_settings_with_an_old_hail_line() -> str:
     return _claude(
         {
             "UserPromptSubmit": [
@@ -86,7 +86,7 @@ def scenario_49_claude() -> str:
 
 
 def test_claude_old_line_is_replaced_at_its_position_with_its_timeout() -> None:
-    out = json.loads(merge_claude(scenario_49_claude()))
+    out = json.loads(merge_claude(claude_settings_with_an_old_hail_line()))
     groups = out["hooks"]["UserPromptSubmit"]
     assert _commands(groups) == [["other-tool"], ["hail deliver --format claude"], ["fmt-on-save"]]
     assert groups[1]["hooks"][0] == {
@@ -99,7 +99,7 @@ def test_claude_old_line_is_replaced_at_its_position_with_its_timeout() -> None:
 
 
 def test_claude_keeps_other_tools_unknown_keys_and_key_order() -> None:
-    out = json.loads(merge_claude(scenario_49_claude()))
+    out = json.loads(merge_claude(claude_settings_with_an_old_hail_line()))
     assert list(out) == ["model", "permissions", "hooks"]
     assert out["permissions"] == {"allow": ["Bash(ls)"]}
     assert _commands(out["hooks"]["Notification"]) == [["notify-me"]]
@@ -109,7 +109,7 @@ def test_claude_keeps_other_tools_unknown_keys_and_key_order() -> None:
 
 
 def test_claude_gets_all_three_hooks_as_new_groups_without_matcher() -> None:
-    out = json.loads(merge_claude(scenario_49_claude()))
+    out = json.loads(merge_claude(claude_settings_with_an_old_hail_line()))
     assert out["hooks"]["SessionStart"] == [
         {"hooks": [{"type": "command", "command": "hail brief --hook"}]}
     ]
@@ -128,7 +128,9 @@ def test_claude_output_is_two_space_json_with_raw_non_ascii_and_a_newline() -> N
     assert '\n  "note": "café"' in out
 
 
-@pytest.mark.parametrize("text", ["", "{}", "{}\n", scenario_49_claude(), '{"hooks": {}}'])
+@pytest.mark.parametrize(
+    "text", ["", "{}", "{}\n", claude_settings_with_an_old_hail_line(), '{"hooks": {}}']
+)
 def test_claude_merge_is_idempotent(text: str) -> None:
     once = merge_claude(text)
     assert merge_claude(once) == once
