@@ -184,7 +184,9 @@ A seat is named by its directory: the nearest .hail-seat file (its content), els
 root or git root (its basename). HAIL_SEAT names a seat only where no directory does.
 
   hail whoami          this directory's seat, its root and the state directory
-  hail seats [seat]    SEAT  AGENTS  UNREAD  HOOK  ROOT
+  hail seats [seat]    SEAT  AGENTS  STATE  UNREAD  HOOK  ROOT
+                       STATE: each agent's screen as a send judges it (idle: hail types into it;
+                       busy, draft, dialog, other: it does not; ?: a screen hail does not know)
 
 Several agents in one directory share a seat: address each Claude pane as <seat>@%N.
 A Codex pane cannot be addressed apart: give it its own jj workspace.

@@ -31,3 +31,11 @@ def test_send_into_an_open_dialog_is_refused(world: World, client: str) -> None:
     assert world.mailbox_files("worker") == [], "nothing was written to the inbox"
     ids = world.state / "hail" / "ids"
     assert not ids.is_dir() or not any(ids.iterdir()), "no message id was reserved"
+    assert seat_state(world) == "dialog"
+
+
+def seat_state(world: World, seat: str = "worker") -> str:
+    """The STATE cell of `hail seats <seat>`: the one agent's state."""
+    table = world.hail(["seats", seat])
+    row = next(line for line in table.out.split("\n") if line.startswith(f"{seat} "))
+    return row.split()[2]

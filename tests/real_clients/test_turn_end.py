@@ -17,6 +17,7 @@ import time
 from .evidence import delivery_tokens, eventually, first_delivery
 from .fake_http import request_text
 from .test_busy import hold_a_turn, send_while_busy
+from .test_dialog import seat_state
 from .world import World
 
 DRAFT = "please refactor the tokenizer so that"
@@ -28,6 +29,7 @@ def test_an_ask_to_an_agent_writing_its_answer_arrives_when_the_turn_ends(
     agent = world.start(client)
     fake = world.fake_for(agent)
     hold_a_turn(world, agent, "HOLD_TEXT then answer")
+    assert seat_state(world) == "busy"
 
     message_id, sent_at = send_while_busy(
         world, agent, "a question while you answer", "BODY-STOP-1 turn-end body"
@@ -46,6 +48,7 @@ def test_an_ask_to_an_agent_writing_its_answer_arrives_when_the_turn_ends(
     assert len(delivery_tokens(fake, message_id)) == 1, "delivered exactly once"
     assert world.hail(["sent", message_id]).out.startswith("injected ")
     eventually(lambda: agent.is_ready() or None, "the turn ended")
+    assert seat_state(world) == "idle"
 
 
 def test_a_persons_draft_stays_and_the_message_arrives_with_their_prompt(
@@ -55,6 +58,7 @@ def test_a_persons_draft_stays_and_the_message_arrives_with_their_prompt(
     fake = world.fake_for(agent)
     world.tmux.cmd("send-keys", "-t", agent.pane, "-l", "--", DRAFT)
     eventually(lambda: DRAFT in agent.screen() or None, "the draft is on screen")
+    assert seat_state(world) == "draft"
 
     sent_at = time.time()
     sent = world.send("worker", "a question for later", "BODY-DRAFT-1 waits for the person")

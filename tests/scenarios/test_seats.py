@@ -173,20 +173,22 @@ def test_the_seats_table_shows_agents_unread_and_hook_age(scene: Scene) -> None:
     table = scene.as_pane(scene.sender, "seats")
     assert table.rc == 0, table.err
     lines = table.out.split("\n")
-    assert lines[0].split() == ["SEAT", "AGENTS", "UNREAD", "HOOK", "ROOT"]
+    assert lines[0].split() == ["SEAT", "AGENTS", "STATE", "UNREAD", "HOOK", "ROOT"]
     assert lines[0].startswith("SEAT  ")
     worker = next(line for line in lines if line.startswith("worker "))
     cells = worker.split()
-    assert cells[1] == f"{scene.recv}:cat" and cells[2] == "1" and cells[3] == "-"
+    # `cat` is an agent only by HAIL_AGENT_COMMANDS: hail does not know its screen.
+    assert cells[1] == f"{scene.recv}:cat" and cells[2] == "?"
+    assert cells[3] == "1" and cells[4] == "-"
     assert scene.as_pane(scene.recv, "deliver", "--format", "claude").rc == 0
     after = scene.as_pane(scene.sender, "seats", "worker")
     row = next(line for line in after.out.split("\n") if line.startswith("worker "))
-    assert row.split()[3].endswith("s")
-    assert row.split()[2] == "0"
+    assert row.split()[4].endswith("s")
+    assert row.split()[3] == "0"
     # Without tmux the agents are unknown, not absent.
     offline = scene.as_pane(scene.sender, "seats", env={"HAIL_SOCKET": "/nonexistent/socket"})
     row = next(line for line in offline.out.split("\n") if line.startswith("worker "))
-    assert row.split()[1] == "?"
+    assert row.split()[1:3] == ["?", "-"]
     missing = scene.as_pane(scene.sender, "seats", "nobody")
     assert missing.rc == 1 and "no seat nobody" in missing.err
     assert os.path.isdir(scene.state)

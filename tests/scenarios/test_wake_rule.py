@@ -14,7 +14,9 @@ COMPOSER = HERE / "fake_composer.py"
 
 def start_codex(scene: Scene, mode: str = "codex") -> None:
     scene.env["HAIL_AGENT_COMMANDS"] = "codex"
-    codex = script_command(scene.root, "codex", COMPOSER, mode)
+    codex = scene.root / "bin" / "codex"
+    if not codex.exists():
+        codex = script_command(scene.root, "codex", COMPOSER, mode)
     scene.respawn(scene.recv, scene.seat_dir("worker"), f"'{codex}'")
     assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
 
@@ -106,3 +108,24 @@ def test_a_shell_with_a_claude_child_is_not_an_agent_pane(scene: Scene) -> None:
     assert not marker.exists(), "nothing run"
     row = scene.as_pane(scene.sender, "seats", "bg").out.split("\n")[1]
     assert row.split()[1] == "-", row
+
+
+def test_seats_shows_each_agents_state_from_the_same_classification(scene: Scene) -> None:
+    start_codex(scene)
+
+    def state() -> str:
+        table = scene.as_pane(scene.sender, "seats", "worker")
+        row = next(line for line in table.out.split("\n") if line.startswith("worker "))
+        return row.split()[2]
+
+    assert state() == "idle"
+    scene.tmux("send-keys", "-t", scene.recv, "-l", "half a thought")
+    assert wait_until(lambda: "› half a thought" in scene.screen(scene.recv))
+    assert state() == "draft"
+    start_codex(scene)  # the stand-in cannot clear its input: a fresh one
+    scene.tmux("send-keys", "-t", scene.recv, "-l", "go-busy")
+    assert wait_until(lambda: "go-busy" in scene.screen(scene.recv))
+    time.sleep(0.3)
+    scene.tmux("send-keys", "-t", scene.recv, "Enter")
+    assert wait_until(lambda: "Messages to be submitted" in scene.screen(scene.recv))
+    assert state() == "busy"

@@ -19,10 +19,12 @@ from hail.route import pane_for, reach_or_none
 from hail.seat import parse_mailbox
 from hail.store import fs
 from hail.transport import wake
+from hail.transport.panes import DEFAULT_AGENTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from hail.transport.panes import Panes
+    from hail.transport.panes import Pane, Panes
+    from hail.transport.tmux import Tmux
 
 # --- whoami ---------------------------------------------------------------------------------------
 
@@ -43,8 +45,9 @@ def whoami(ctx: Ctx) -> int:
 
 
 def seats(ctx: Ctx, seat: str | None) -> int:
-    """Every mailbox and every seat a pane sits in: agents, unread count, hook age, root."""
-    _, panes = reach_or_none(ctx)
+    """Every mailbox and every seat a pane sits in: agents and their state, unread count, hook
+    age, root."""
+    tmux, panes = reach_or_none(ctx)
     names = set(ctx.store.mailbox_names())
     if panes is not None:
         names |= panes.seat_names()
@@ -52,11 +55,33 @@ def seats(ctx: Ctx, seat: str | None) -> int:
         names = {n for n in names if _seat_part(n) == seat}
         if not names:
             raise StateError(f"no seat {seat}; hail seats lists them")
-    rows = [["SEAT", "AGENTS", "UNREAD", "HOOK", "ROOT"]]
-    rows += [_seat_row(ctx, name, panes) for name in sorted(names)]
+    states = AgentStates(tmux)
+    rows = [["SEAT", "AGENTS", "STATE", "UNREAD", "HOOK", "ROOT"]]
+    rows += [_seat_row(ctx, name, panes, states) for name in sorted(names)]
     for line in table(rows):
         emit(line)
     return 0
+
+
+#: What `seats` shows for a screen class, where it differs.
+SHOWN_STATE = {"queued": "busy", "none": "other"}
+
+
+class AgentStates:
+    """Each agent pane's state as a send would judge it (docs/transport.md "Screen classes"):
+    `idle`, `busy` (queued text counts as busy), `draft`, `dialog`, `other` (no composer hail
+    knows), or `?` for an agent whose screen hail does not know or cannot read."""
+
+    def __init__(self, tmux: Tmux | None) -> None:
+        self.tmux = tmux
+
+    def of(self, pane: Pane) -> str:
+        if self.tmux is None or pane.agent not in DEFAULT_AGENTS:
+            return "?"
+        verdict = wake.read_screen(self.tmux, pane.id)
+        if verdict is None:
+            return "?"
+        return SHOWN_STATE.get(verdict.state, verdict.state)
 
 
 def _seat_part(mailbox: str) -> str:
@@ -64,11 +89,13 @@ def _seat_part(mailbox: str) -> str:
     return parsed[0] if parsed is not None else mailbox
 
 
-def _seat_row(ctx: Ctx, name: str, panes: Panes | None) -> list[str]:
+def _seat_row(ctx: Ctx, name: str, panes: Panes | None, states: AgentStates) -> list[str]:
     box = ctx.store.mailbox(name)
+    agents = _agents_of(name, panes)
     return [
         name,
         _agents_cell(name, panes),
+        " ".join(states.of(p) for p in agents) or "-",
         str(box.unread_count()),
         _age(ctx.now(), box.hooked_at()),
         _root_cell(ctx, name),
@@ -78,13 +105,25 @@ def _seat_row(ctx: Ctx, name: str, panes: Panes | None) -> list[str]:
 def _agents_cell(name: str, panes: Panes | None) -> str:
     if panes is None:
         return "?"
-    seat, pane_id = parse_mailbox(name) or (name, "")
+    pane_id = (parse_mailbox(name) or (name, ""))[1]
     if pane_id:
         pane = panes.get(pane_id)
         if pane is None:
             return "(pane gone)"
-        return pane.label if pane.agent is not None else pane.id
-    return " ".join(p.label for p in panes.agents_in(seat)) or "-"
+        if pane.agent is None:
+            return pane.id
+    return " ".join(p.label for p in _agents_of(name, panes)) or "-"
+
+
+def _agents_of(name: str, panes: Panes | None) -> list[Pane]:
+    """The agent panes the row's AGENTS cell lists, in its order."""
+    if panes is None:
+        return []
+    seat, pane_id = parse_mailbox(name) or (name, "")
+    if pane_id:
+        pane = panes.get(pane_id)
+        return [pane] if pane is not None and pane.agent is not None else []
+    return panes.agents_in(seat)
 
 
 def _age(now: float, then: float | None) -> str:
