@@ -220,3 +220,22 @@ def test_doctor_survives_a_timeout_of_the_wrong_type_in_a_store_file(hm: Home) -
     lines = doctor_hook_lines(hm.env)
 
     assert lines[0][0] == "ok", lines
+
+
+def test_doctor_notes_hails_hooks_left_in_config_toml_beside_home_managers_hooks_json(
+    hm: Home,
+) -> None:
+    codex = hm.home / ".codex"
+    codex.mkdir()
+    rc, _out, err = hm.setup("--yes")  # an earlier hail setup, before Home Manager's module
+    assert rc == 0, err
+    hm.link_into_store(codex / "hooks.json", codex_hooks_json(PROGRAM))
+
+    lines = doctor_hook_lines(hm.env)
+
+    assert (
+        "note",
+        f"hail's hooks are also in {codex / 'config.toml'}, so each runs twice: remove hail's"
+        f" hooks from {codex / 'config.toml'} (an earlier hail setup wrote them; Home Manager's"
+        f" {codex / 'hooks.json'} has them now)",
+    ) in lines, lines

@@ -159,6 +159,16 @@ def doctor_lines(
             )
         ]
     lines = [("ok", f"{name} hooks current ({owned}, from Home Manager)")]
+    twice = sorted({f.source for f in found} - {owned})
+    if twice:
+        lines.append(
+            (
+                "note",
+                f"hail's hooks are also in {twice[0]}, so each runs twice: remove hail's hooks"
+                f" from {twice[0]} (an earlier hail setup wrote them; Home Manager's {owned}"
+                " has them now)",
+            )
+        )
     if harness == "codex":
         untrusted = _untrusted(found, tops[config], trust_path)
         if untrusted:
