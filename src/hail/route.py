@@ -36,18 +36,19 @@ class Route:
 
 
 class Sender:
-    """Who signs a send: the primary mailbox (`reply:`), the `from:` value, and the known pane."""
+    """Who signs a send: the `reply:` header (the mailbox replies and receipts go to), the `from:`
+    header (that mailbox, or the seat and its pane), and the known pane."""
 
-    __slots__ = ("pane", "primary", "seat", "signature")
+    __slots__ = ("from_", "pane", "reply", "seat")
 
-    def __init__(self, seat: Seat, primary: str, signature: str, pane: Pane | None) -> None:
+    def __init__(self, seat: Seat, reply: str, from_: str, pane: Pane | None) -> None:
         self.seat = seat
-        self.primary = primary
-        self.signature = signature
+        self.reply = reply
+        self.from_ = from_
         self.pane = pane
 
     def __repr__(self) -> str:
-        return f"Sender({self.primary!r}, {self.signature!r}, {self.pane!r})"
+        return f"Sender({self.reply!r}, {self.from_!r}, {self.pane!r})"
 
 
 # --- reaching tmux --------------------------------------------------------------------------------
@@ -242,7 +243,7 @@ def _only_pane(seat: str, panes: Panes) -> Pane:
 
 
 def sender(ctx: Ctx, seat: Seat, panes: Panes | None) -> Sender:
-    """The mailbox the sender signs as and its `from:` value [docs/seats.md
+    """The sender's `reply:` mailbox and `from:` value [docs/seats.md
     "Shared directories and sub-seats", docs/seats.md "Sender and from", docs/envelope-and-frames.md
     "Envelope"]."""
     agents = panes.agents_in(seat.name) if panes is not None else []
@@ -254,18 +255,18 @@ def sender(ctx: Ctx, seat: Seat, panes: Panes | None) -> Sender:
         and may_hold_subseat(me)
         and not ctx.run_by_codex
     ):
-        primary = f"{seat.name}@{me.id}"
-        return Sender(seat, primary, primary, me)
-    primary = ctx.reading_mailboxes(seat)[0]
-    if primary != seat.name:
-        return Sender(seat, primary, primary, me)
+        sub_seat = f"{seat.name}@{me.id}"
+        return Sender(seat, sub_seat, sub_seat, me)
+    reply = ctx.reading_mailboxes(seat)[0]
+    if reply != seat.name:
+        return Sender(seat, reply, reply, me)
     pane: Pane | None = None
     if len(agents) == 1:
         pane = agents[0]
     elif not agents and me is not None and me.seat == seat.name:
         pane = me
-    signature = f"{seat.name}/{pane.id}" if pane is not None else seat.name
-    return Sender(seat, primary, signature, pane)
+    from_ = f"{seat.name}/{pane.id}" if pane is not None else seat.name
+    return Sender(seat, reply, from_, pane)
 
 
 def identity_split(ctx: Ctx, who: Sender, panes: Panes | None) -> str | None:
@@ -280,7 +281,7 @@ def identity_split(ctx: Ctx, who: Sender, panes: Panes | None) -> str | None:
     if len(panes.agents_in(me.seat)) > 1:
         where = f"{me.seat}@{me.id}"
     return (
-        f"this sends as {who.primary} (from this directory), but your pane {me.id} works in "
-        f"{me.path}, seat {where}, where your hooks deliver: replies to {who.primary} will not "
+        f"this sends as {who.reply} (from this directory), but your pane {me.id} works in "
+        f"{me.path}, seat {where}, where your hooks deliver: replies to {who.reply} will not "
         f"reach you. Run hail from {me.path}, or start the session in {who.seat.root}"
     )

@@ -104,6 +104,20 @@ class Draft:
         self.body = body
 
 
+class Letter:
+    """What a send files: the kind, the composed draft, and the values of --re, --scope and --for
+    (in seconds), all validated."""
+
+    __slots__ = ("draft", "kind", "re", "scope", "span")
+
+    def __init__(self, kind: str, draft: Draft, re: str, scope: str, span: int | None) -> None:
+        self.kind = kind
+        self.draft = draft
+        self.re = re
+        self.scope = scope
+        self.span = span
+
+
 # --- validate ----------------------------------------------------------------------------------
 
 
@@ -161,20 +175,20 @@ def validate_re(value: str | None) -> str:
     return value
 
 
-def validate(a: SendArgs) -> tuple[str, str, int | None]:
+def validate(args: SendArgs) -> tuple[str, str, int | None]:
     """The kind, the clean scope and the hold span in seconds; raises on any bad argument."""
-    kind = validate_kind(a.target, a.kind)
-    validate_re(a.re)
-    if kind == "release" and not a.re:
+    kind = validate_kind(args.target, args.kind)
+    validate_re(args.re)
+    if kind == "release" and not args.re:
         raise UsageError("release needs --re <hold id>; hail brief lists holds in effect")
-    if a.wait and kind != "ask":
+    if args.wait and kind != "ask":
         raise UsageError(f"--wait applies to an ask, not {kind}: only an ask expects a reply")
     span: int | None = None
-    if a.span is not None:
+    if args.span is not None:
         if kind != "hold":
             raise UsageError(f"--for applies to hold, not {kind}")
-        span = parse_span(a.span)
-    return kind, validate_scope(a.scope), span
+        span = parse_span(args.span)
+    return kind, validate_scope(args.scope), span
 
 
 # --- compose -----------------------------------------------------------------------------------
@@ -263,55 +277,56 @@ def is_quiet(ctx: Ctx, kind: str, mailbox: str) -> bool:
 
 
 def post(
-    ctx: Ctx,
-    kind: str,
-    who: Sender,
-    to: Route,
-    draft: Draft,
-    a: SendArgs,
-    scope: str,
-    span: int | None,
-    extra: dict[str, str] | None = None,
+    ctx: Ctx, who: Sender, to: Route, letter: Letter, extra: dict[str, str] | None = None
 ) -> tuple[str, str]:
     """Reserve the id and write the message durably; returns (id, until)."""
     now = ctx.now()
     ctx.store.ensure()
-    if who.primary != who.seat.name:
+    if who.reply != who.seat.name:
         # A pane of a shared seat signs as its sub-seat: the mailbox exists from its first send,
         # so replies, its brief (lapsed holds) and gc find it [docs/seats.md
         # "Shared directories and sub-seats"].
-        fs.make_dirs(ctx.store.mailbox(who.primary).path)
+        fs.make_dirs(ctx.store.mailbox(who.reply).path)
     msg_id = ctx.store.reserve_id(to.mailbox, now)
-    until = ids.iso(now + (span or policy.HOLD_DEFAULT_SECONDS)) if kind == "hold" else ""
+    until = (
+        ids.iso(now + (letter.span or policy.HOLD_DEFAULT_SECONDS)) if letter.kind == "hold" else ""
+    )
     headers = {
-        "from": who.signature,
-        "reply": who.primary,
-        "kind": kind,
+        "from": who.from_,
+        "reply": who.reply,
+        "kind": letter.kind,
         "id": msg_id,
         "time": ids.iso(now),
-        "re": a.re or "",
-        "scope": scope,
+        "re": letter.re,
+        "scope": letter.scope,
         "until": until,
-        "ask": draft.headline,
+        "ask": letter.draft.headline,
         **(extra or {}),
     }
-    body = draft.body if draft.body is not None else draft.headline
+    body = letter.draft.body if letter.draft.body is not None else letter.draft.headline
     # Even a control kind is filed unread: it is filed `inline` only once its envelope is typed.
     ctx.store.mailbox(to.mailbox).post(msg_id, render(headers, body), inline=False)
-    if kind == "hold":
+    if letter.kind == "hold":
         fs.make_dirs(ctx.store.holds)
         text = records.hold_text(
-            msg_id, who.primary, to.mailbox, scope, ids.iso(now), a.re or "", until, draft.headline
+            msg_id,
+            who.reply,
+            to.mailbox,
+            letter.scope,
+            ids.iso(now),
+            letter.re,
+            until,
+            letter.draft.headline,
         )
         fs.write_atomic(os.path.join(ctx.store.holds, msg_id), text)
-    elif kind == "release" and a.re:
-        records.remove(os.path.join(ctx.store.holds, a.re))
-        records.remove(os.path.join(ctx.store.lapsed, a.re))
+    elif letter.kind == "release" and letter.re:
+        records.remove(os.path.join(ctx.store.holds, letter.re))
+        records.remove(os.path.join(ctx.store.lapsed, letter.re))
     return msg_id, until
 
 
 def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, headline: str) -> None:
-    pending = ctx.store.mailbox(who.primary).pending
+    pending = ctx.store.mailbox(who.reply).pending
     fs.make_dirs(pending)
     fs.write_atomic(
         os.path.join(pending, msg_id),
@@ -355,26 +370,26 @@ def report_not_woken(ctx: Ctx, to: Route, verb: str, reason: str) -> int:
 # --- the pipeline ------------------------------------------------------------------------------
 
 
-def send(ctx: Ctx, a: SendArgs, stdin_text: str | None) -> int:
+def send(ctx: Ctx, args: SendArgs, stdin_text: str | None) -> int:
     """The pipeline, then with `--wait` the wait for the reply, whose exit code replaces the send's
     once the ask is in the inbox (0 or 5); a send refused before filing returns its own code."""
     filed = Filed()
-    code = file_and_wake(ctx, a, stdin_text, filed)
-    if a.wait and filed.id and not filed.capped and code in (0, NOT_WOKEN):
+    code = file_and_wake(ctx, args, stdin_text, filed)
+    if args.wait and filed.id and not filed.capped and code in (0, NOT_WOKEN):
         from hail.commands import converse
 
-        return converse.after_send(ctx, filed.asker, filed.id, filed.to, a.wait_timeout)
+        return converse.after_send(ctx, filed.asker, filed.id, filed.to, args.wait_timeout)
     return code
 
 
-def file_and_wake(ctx: Ctx, a: SendArgs, stdin_text: str | None, filed: Filed) -> int:
+def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed) -> int:
     from hail import route as routing
     from hail.store import conversation
 
-    kind, scope, span = validate(a)
-    addr = parse_target(a.target)  # refused before anything is written, the binding included
-    raw_headline, body = split_input(a.headline, stdin_text)
-    body = with_body_argument(a.body, body)
+    kind, scope, span = validate(args)
+    addr = parse_target(args.target)  # refused before anything is written, the binding included
+    raw_headline, body = split_input(args.headline, stdin_text)
+    body = with_body_argument(args.body, body)
     draft = compose(kind, raw_headline, body, ctx.cap)
     seat = ctx.require_seat()
     tmux, panes = routing.reach_or_none(ctx)
@@ -382,22 +397,23 @@ def file_and_wake(ctx: Ctx, a: SendArgs, stdin_text: str | None, filed: Filed) -
     split = routing.identity_split(ctx, who, panes)
     if split:
         warn(split)
-    to = routing.route(ctx, a.target, addr, panes)
-    if kind == "release" and a.re:
-        check_release(ctx, a.re)
-    thread = conversation.thread_of(ctx.store, a.re, who.primary, to.mailbox)
+    to = routing.route(ctx, args.target, addr, panes)
+    if kind == "release" and args.re:
+        check_release(ctx, args.re)
+    thread = conversation.thread_of(ctx.store, args.re, who.reply, to.mailbox)
     quiet = is_quiet(ctx, kind, to.mailbox) and not thread.is_reply  # a reply wakes its asker
     capped = not quiet and thread.capped(kind)
-    wake_pane = None if a.no_wake or quiet or capped else to.wake
+    wake_pane = None if args.no_wake or quiet or capped else to.wake
     verdict = None
     if wake_pane is not None and tmux is not None:
         from hail.transport.wake import look
 
-        verdict = look(tmux, wake_pane.id, force=a.force)  # a dialog: exit 4, nothing written
-    msg_id, until = post(ctx, kind, who, to, draft, a, scope, span, thread.headers())
-    if thread.parent is not None and a.re:
-        conversation.record_reply(ctx.store, a.re, msg_id, to.mailbox)
-    filed.id, filed.asker, filed.to, filed.capped = msg_id, who.primary, to.mailbox, capped
+        verdict = look(tmux, wake_pane.id, force=args.force)  # a dialog: exit 4, nothing written
+    letter = Letter(kind, draft, args.re or "", scope, span)
+    msg_id, until = post(ctx, who, to, letter, thread.headers())
+    if thread.parent is not None and args.re:
+        conversation.record_reply(ctx.store, args.re, msg_id, to.mailbox)
+    filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
     if kind not in policy.CONTROL_KINDS and not quiet:
         record_pending(ctx, who, to, msg_id, kind, draft.headline)
     emit(f"id={msg_id}")
@@ -410,20 +426,20 @@ def file_and_wake(ctx: Ctx, a: SendArgs, stdin_text: str | None, filed: Filed) -
         return 0
     if capped:
         return report_not_woken(ctx, to, "typed", conversation.capped_reason(thread.chain))
-    if a.no_wake:
+    if args.no_wake:
         return report_not_woken(ctx, to, "typed", "--no-wake")
     if wake_pane is None or tmux is None:
         return report_not_woken(ctx, to, "typed", not_typed_reason(ctx, to, tmux))
     head = envelope.Head(
-        kind, who.signature, who.primary, msg_id, draft.headline, a.re or "", scope, until
+        kind, who.from_, who.reply, msg_id, draft.headline, args.re or "", scope, until
     )
     line = envelope.render(head, has_body=draft.body is not None)
-    return wake_and_report(ctx, a, kind, to, msg_id, line, (tmux, wake_pane, verdict))
+    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, wake_pane, verdict))
 
 
 def wake_and_report(
     ctx: Ctx,
-    a: SendArgs,
+    args: SendArgs,
     kind: str,
     to: Route,
     msg_id: str,
@@ -440,8 +456,8 @@ def wake_and_report(
         pane,
         line,
         verdict,
-        submit=not a.no_submit,
-        force=a.force,
+        submit=not args.no_submit,
+        force=args.force,
         before_enter=inline.file if inline else None,
     )
     if inline is not None and not result.submitted:

@@ -21,11 +21,11 @@ _PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
 class Claims:
     """Messages claimed by this call; `give_back_all` undoes them when output fails."""
 
-    __slots__ = ("more", "refused", "taken")
+    __slots__ = ("left_unread", "refused", "taken")
 
     def __init__(self) -> None:
         self.taken: list[tuple[Mailbox, str, Message]] = []
-        self.more = 0
+        self.left_unread = 0  # unread messages past the budget, left for the next call
         self.refused: list[str] = []  # unread files of another user: never claimed
 
     def give_back_all(self) -> None:
@@ -44,14 +44,14 @@ def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
         box = ctx.store.mailbox(name)
         for unread in box.unread():
             if stopped:
-                claims.more += 1
+                claims.left_unread += 1
                 continue
             if claims.taken and (
                 len(claims.taken) >= policy.DELIVER_MAX_MESSAGES
                 or used + unread.size > policy.DELIVER_MAX_BYTES
             ):
                 stopped = True
-                claims.more += 1
+                claims.left_unread += 1
                 continue
             try:
                 path = box.claim(unread.id, "injected")
@@ -87,8 +87,8 @@ def render(claims: Claims, prompt: str = "") -> str:
             lines += frame.cut_to_fit(token, msg, policy.DELIVER_MAX_BYTES, headline=headline)
         else:
             lines += frame.frame(token, msg, headline=headline)
-    if claims.more:
-        lines.append(f"({claims.more} more unread: hail inbox prints them)")
+    if claims.left_unread:
+        lines.append(f"({claims.left_unread} more unread: hail inbox prints them)")
     return "\n".join(lines)
 
 
