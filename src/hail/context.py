@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 
 def cap_from(value: str | None) -> int:
-    """HAIL_ENVELOPE_MAX when it is an integer of at least 20 (at most 1000), else the default."""
+    """HAIL_ENVELOPE_MAX when it is an integer of at least MIN_ENVELOPE_MAX (lowered to
+    MAX_ENVELOPE_MAX), else DEFAULT_ENVELOPE_MAX."""
     if value is not None:
         try:
             n = int(value.strip())

@@ -36,7 +36,7 @@ def fold(headline: str, cap: int) -> str:
 
 
 def clip(line: str, cap: int) -> str:
-    """Brief lines longer than cap + 80 characters are cut to cap + 79 plus `…`
+    """Brief lines longer than cap + BRIEF_CLIP_SLACK characters are cut to that length, ending in `…`
     [docs/envelope-and-frames.md "Cap and folding"]."""
     limit = cap + policy.BRIEF_CLIP_SLACK
     if len(line) <= limit:

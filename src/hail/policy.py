@@ -29,23 +29,28 @@ STDIN_PIPE_WAIT = 2.0
 STDIN_FILE_WAIT = 0.010
 #: A body that keeps flowing must still end; an agent's tool runner must never hang.
 STDIN_TOTAL = 30.0
-STDIN_MAX_BYTES = 16 * 1024 * 1024
+STDIN_MAX_MIB = 16
+STDIN_MAX_BYTES = STDIN_MAX_MIB * 1024 * 1024
 
 #: Attempts at drawing an unused id suffix within one second.
 ID_ATTEMPTS = 256
 
 #: A hold lapses after this unless --for says otherwise; --for is capped.
-HOLD_DEFAULT_SECONDS = 8 * 3600
-HOLD_MAX_SECONDS = 7 * 86400
+HOLD_DEFAULT_HOURS = 8
+HOLD_DEFAULT_SECONDS = HOLD_DEFAULT_HOURS * 3600
+HOLD_MAX_DAYS = 7
+HOLD_MAX_SECONDS = HOLD_MAX_DAYS * 86400
 #: Older `block` records without `expires` lapsed after a week.
 OLD_BLOCK_SECONDS = 7 * 86400
 
 #: An fyi to a mailbox whose hooks ran this recently is not typed: it rides the next hook.
-HOOKED_FRESH_SECONDS = 7 * 86400
+HOOKED_FRESH_DAYS = 7
+HOOKED_FRESH_SECONDS = HOOKED_FRESH_DAYS * 86400
 #: A send without receipt shows in the sender's brief after this.
 LATE_SEND_SECONDS = 120
 #: ... and lapses (reported once) after this.
-PENDING_LAPSE_SECONDS = 7 * 86400
+PENDING_LAPSE_DAYS = 7
+PENDING_LAPSE_SECONDS = PENDING_LAPSE_DAYS * 86400
 #: Lines per brief section without --all.
 BRIEF_SECTION_LINES = 5
 
@@ -54,7 +59,8 @@ DELIVER_MAX_MESSAGES = 5
 DELIVER_MAX_BYTES = 8192
 #: `hail inbox` prints about this much at most: Claude Code keeps 30,000 characters of a command's
 #: output and cuts the middle, Codex keeps less; what is not printed stays unread for the next call.
-INBOX_MAX_BYTES = 16 * 1024
+INBOX_MAX_KIB = 16
+INBOX_MAX_BYTES = INBOX_MAX_KIB * 1024
 #: The harness's JSON payload is read only if it is already there, at most this much.
 HOOK_STDIN_MAX = 64 * 1024
 #: The Stop hook makes an agent go on with mail it just claimed at most this many times in a row;

@@ -2,7 +2,7 @@
 "Headline and body"].
 
 A terminal is never read; an idle pipe gets 2 s to start, a file or /dev/null 10 ms; a flowing body
-must end within 30 s and 16 MiB.
+must end within STDIN_TOTAL and STDIN_MAX_MIB (policy).
 """
 
 from __future__ import annotations
@@ -46,9 +46,7 @@ def read_body(fd: int = 0) -> str | None:
         if not ready:
             if not chunks:
                 return None
-            raise UsageError(
-                "stdin did not end within 30 s; pass a finite body (a heredoc or a file)"
-            )
+            raise _unending()
         try:
             data = os.read(fd, 1 << 16)
         except OSError:
@@ -58,12 +56,20 @@ def read_body(fd: int = 0) -> str | None:
         chunks.append(data)
         size += len(data)
         if size > policy.STDIN_MAX_BYTES:
-            raise UsageError("the body on stdin is over 16 MB; put it in a file and cite the path")
+            raise UsageError(
+                f"the body on stdin is over {policy.STDIN_MAX_MIB} MiB; put it in a file and cite "
+                "the path"
+            )
         timeout = policy.STDIN_TOTAL - (time.monotonic() - start)
         if timeout <= 0:
-            raise UsageError(
-                "stdin did not end within 30 s; pass a finite body (a heredoc or a file)"
-            )
+            raise _unending()
     if not chunks:
         return None
     return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def _unending() -> UsageError:
+    return UsageError(
+        f"stdin did not end within {policy.STDIN_TOTAL:g} s; pass a finite body (a heredoc or a "
+        "file)"
+    )

@@ -8,6 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from hail import policy
 from tests.support.entry import hail_bin
 from tests.support.world import World
 
@@ -127,14 +128,15 @@ def test_a_late_send_shows_in_the_senders_brief_until_it_is_read(world: World) -
 def test_a_send_without_receipt_for_7_days_lapses_and_is_reported_once(world: World) -> None:
     a = world.send("worker", "ask", "old one", body="body")
     b = world.send("worker", "ask", "older one", body="body")
-    age_pending(world, a, 8 * 86400)
-    age_pending(world, b, 8 * 86400)
+    age_pending(world, a, policy.PENDING_LAPSE_SECONDS + 86400)
+    age_pending(world, b, policy.PENDING_LAPSE_SECONDS + 86400)
     out = brief(world, cwd="boss")
-    assert out == FIRST.format("boss") + "\n2 sends lapsed after 7 days without a receipt\n"
+    lapsed = f"lapsed after {policy.PENDING_LAPSE_DAYS} days without a receipt"
+    assert out == FIRST.format("boss") + f"\n2 sends {lapsed}\n"
     assert brief(world, cwd="boss") == ""
     c = world.send("worker", "ask", "third", body="body")
-    age_pending(world, c, 8 * 86400)
-    assert "\n1 send lapsed after 7 days without a receipt\n" in brief(world, cwd="boss")
+    age_pending(world, c, policy.PENDING_LAPSE_SECONDS + 86400)
+    assert f"\n1 send {lapsed}\n" in brief(world, cwd="boss")
 
 
 def test_sections_show_five_lines_then_a_count(world: World) -> None:

@@ -6,7 +6,7 @@ import shlex
 
 import pytest
 
-from hail import argv, cli, entry
+from hail import argv, cli, entry, policy
 from hail import help as pages
 from hail.errors import HailError
 from tests.support.world import World
@@ -115,3 +115,34 @@ def test_parser_errors_exit_1_with_the_help_tail(world: World) -> None:
 def test_click_parses_exactly_the_verbs_the_table_gives_it() -> None:
     assert set(cli.COMMANDS) == set(argv.CLICK_PARSED)
     assert not set(argv.HAND_PARSED) & set(argv.CLICK_PARSED)
+
+
+@pytest.mark.parametrize(
+    ("topic", "stated"),
+    [
+        ("", f"the last N lines of a pane (default {policy.READ_DEFAULT_LINES})"),
+        ("send", f"at most {policy.SCOPE_MAX} characters"),
+        ("send", f"(at most {policy.HOLD_MAX_DAYS}d; default {policy.HOLD_DEFAULT_HOURS}h)"),
+        ("send", f"default {policy.DEFAULT_ENVELOPE_MAX} characters"),
+        ("send", f"no hook has read that seat in {policy.HOOKED_FRESH_DAYS} days"),
+        (
+            "talk",
+            f"(default {policy.AWAIT_DEFAULT_TIMEOUT:g}; "
+            f"{policy.AWAIT_DEFAULT_TIMEOUT_CODEX:g} under Codex",
+        ),
+        ("talk", f"After {policy.REPLY_CHAIN_MAX} replies in a row"),
+        ("kinds", f"ran within {policy.HOOKED_FRESH_DAYS} days"),
+        ("kinds", f"({policy.HOLD_DEFAULT_HOURS}h, or --for up to {policy.HOLD_MAX_DAYS}d)"),
+        ("receive", f"at most {policy.STOP_BLOCKS_MAX} times in a row"),
+        ("receive", f"about {policy.INBOX_MAX_KIB} KiB at a"),
+        ("state", f"older than N days (default {policy.GC_DEFAULT_DAYS})"),
+        (
+            "state",
+            f"(default {policy.DEFAULT_ENVELOPE_MAX}; {policy.MIN_ENVELOPE_MAX} to "
+            f"{policy.MAX_ENVELOPE_MAX})",
+        ),
+    ],
+)
+def test_help_states_the_limits_hail_applies(world: World, topic: str, stated: str) -> None:
+    page = world.run("help", *([topic] if topic else [])).stdout
+    assert stated in " ".join(page.split())

@@ -20,6 +20,7 @@ from typing import IO
 
 import pytest
 
+from hail import policy
 from tests.support.entry import hail_bin
 from tests.support.ids import id_of
 from tests.support.world import World
@@ -181,13 +182,18 @@ VERDICT = (
     ". A verdict leads the headline of a reply: hail worker fyi --re <id> 'GO: land it', "
     "or an ask when you need an answer"
 )
+OVER_DAYS = f"{policy.HOLD_MAX_DAYS + 1}d"
+OVER_HOURS = f"{policy.HOLD_MAX_DAYS * 24 + 1}h"
+OVER_HOLD_MAX = (
+    f"at most {policy.HOLD_MAX_DAYS}d; a hold is a person's decision, not a standing lock"
+)
 OLD_KIND_HINTS = {
     "ruling": VERDICT,
     "go": VERDICT,
     "nogo": VERDICT,
     "done": ". Report the outcome: hail worker fyi --re <id> '<what was done>'",
     "stop": ". To stop someone now, send an announce ('STOP: …'); for a standing pause, a hold",
-    "block": ". Send a hold (--for up to 7d)",
+    "block": f". Send a hold (--for up to {policy.HOLD_MAX_DAYS}d)",
 }
 
 
@@ -536,8 +542,8 @@ RE_REFUSED = (
         (("fyi", "x", "--re", ".."), RE_REFUSED),
         (("ask", "x", "--for", "30m"), "--for applies to hold, not ask"),
         (("announce", "x", "--for", "1h"), "--for applies to hold, not announce"),
-        (("hold", "x", "--for", "8d"), "--for 8d: at most 7d; a hold is a person's decision, not a standing lock"),
-        (("hold", "x", "--for", "169h"), "--for 169h: at most 7d; a hold is a person's decision, not a standing lock"),
+        (("hold", "x", "--for", OVER_DAYS), f"--for {OVER_DAYS}: {OVER_HOLD_MAX}"),
+        (("hold", "x", "--for", OVER_HOURS), f"--for {OVER_HOURS}: {OVER_HOLD_MAX}"),
         (("hold", "x", "--for", "0h"), "--for 0h: a span such as 30m, 8h or 3d"),
         (("hold", "x", "--for", "3w"), "--for 3w: a span such as 30m, 8h or 3d"),
         (("hold", "x", "--for", "x"), "--for x: a span such as 30m, 8h or 3d"),

@@ -209,8 +209,9 @@ def test_wake_never_presses_enter_for_text_it_cannot_see(
         server.tmux, _pane(server, quiet), "[hail id:0101T000000-0001] unseen", UNKNOWN, submit=True
     )
     assert result.typed and not result.submitted
+    # The reason states the policy's wait: the 0.5 s this test set.
     assert result.reason == (
-        f"typed into {quiet} but not seen there after 10 s, so not submitted; "
+        f"typed into {quiet} but not seen there after 0.5 s, so not submitted; "
         f"hail read {quiet} 10 to check, then hail keys {quiet} Enter"
     )
     time.sleep(0.5)

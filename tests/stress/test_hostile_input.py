@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from hail import envelope, frame
+from hail import envelope, frame, policy
 from hail.store import message
 from tests.stress.conftest import (
     context_of,
@@ -254,9 +254,11 @@ def test_a_body_over_16_mib_is_refused_and_nothing_is_written(world: World) -> N
     before = tree(world.root)
     r = world.run("worker", "ask", "--no-wake", "huge", stdin=b"x" * (SIXTEEN_MIB + 1))
     assert r.returncode == 1
-    assert (
-        r.stderr == "error: the body on stdin is over 16 MB; put it in a file and cite the path\n"
+    assert r.stderr == (
+        f"error: the body on stdin is over {policy.STDIN_MAX_MIB} MiB; put it in a file and cite "
+        "the path\n"
     )
+    assert policy.STDIN_MAX_BYTES == SIXTEEN_MIB
     assert r.stdout == ""
     assert tree(world.root) == before
 

@@ -12,6 +12,7 @@ import contextlib
 import os
 import unicodedata
 
+from hail import policy
 from hail.context import Ctx
 from hail.errors import StateError, UsageError
 from hail.output import emit, table
@@ -179,7 +180,8 @@ def type_(ctx: Ctx, target: str, text: str) -> int:
     _require_mark(ctx, pane)
     if not wake.type_text(tmux, pane, text):
         raise StateError(
-            f"could not see the text in {pane} after 10 s; it was typed once. "
+            f"could not see the text in {pane} after {policy.TYPE_SEEN_TIMEOUT:g} s; it was typed "
+            "once. "
             f"hail read {pane} to check"
         )
     _clear_mark(ctx, pane)

@@ -30,7 +30,7 @@ OLD_KIND_HINTS = {
     "ruling": ". A verdict leads the headline of a reply: hail {t} fyi --re <id> 'GO: land it', or an ask when you need an answer",
     "done": ". Report the outcome: hail {t} fyi --re <id> '<what was done>'",
     "stop": ". To stop someone now, send an announce ('STOP: …'); for a standing pause, a hold",
-    "block": ". Send a hold (--for up to 7d)",
+    "block": f". Send a hold (--for up to {policy.HOLD_MAX_DAYS}d)",
 }
 OLD_KIND_HINTS["go"] = OLD_KIND_HINTS["nogo"] = OLD_KIND_HINTS["ruling"]
 
@@ -144,7 +144,8 @@ def parse_span(span: str) -> int:
     seconds = int(number) * _SPAN_UNIT[unit]
     if seconds > policy.HOLD_MAX_SECONDS:
         raise UsageError(
-            f"--for {span}: at most 7d; a hold is a person's decision, not a standing lock"
+            f"--for {span}: at most {policy.HOLD_MAX_DAYS}d; a hold is a person's decision, not a "
+            "standing lock"
         )
     return seconds
 
@@ -267,7 +268,8 @@ def check_release(ctx: Ctx, re_id: str) -> None:
 
 
 def is_quiet(ctx: Ctx, kind: str, mailbox: str) -> bool:
-    """An fyi to a mailbox whose hooks ran within 7 days rides the next hook instead of interrupting."""
+    """An fyi to a mailbox whose hooks ran within HOOKED_FRESH_DAYS rides the next hook instead of
+    interrupting."""
     if kind != "fyi":
         return False
     return hooks_live(ctx, mailbox)
@@ -494,6 +496,7 @@ class InlineFiling:
 
 
 def hooks_live(ctx: Ctx, mailbox: str) -> bool:
-    """A hook read this mailbox within 7 days: a busy agent's hooks will carry the message."""
+    """A hook read this mailbox within HOOKED_FRESH_DAYS: a busy agent's hooks will carry the
+    message."""
     hooked = ctx.store.mailbox(mailbox).hooked_at()
     return hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS

@@ -94,11 +94,8 @@ def brief_lines(ctx: Ctx, seat: Seat, *, all_: bool, unread: bool = True) -> lis
         body += _render(_unread(ctx, mailboxes, limit), ctx.cap)
     body += _render(late, ctx.cap)
     if lapsed_sends:
-        body.append(
-            "1 send lapsed after 7 days without a receipt"
-            if lapsed_sends == 1
-            else f"{lapsed_sends} sends lapsed after 7 days without a receipt"
-        )
+        sends = "1 send" if lapsed_sends == 1 else f"{lapsed_sends} sends"
+        body.append(f"{sends} lapsed after {policy.PENDING_LAPSE_DAYS} days without a receipt")
     body += _render(mine_lapsed, ctx.cap)
     body += _render(involving, ctx.cap)
     if others:

@@ -64,13 +64,15 @@ class Hold:
         )
 
     def lapses_at(self) -> float:
-        """`expires`, else `time` + 7 d for an old `block` and + 8 h otherwise, else the epoch."""
+        """`expires`, else `time` + OLD_BLOCK_SECONDS for an old `block` and + HOLD_DEFAULT_SECONDS
+        otherwise, else the epoch."""
         if self._lapses is None:
             self._lapses = self._lapse_time()
         return self._lapses
 
     def _lapse_time(self) -> float:
-        """Never more than 7 days after `time`, whatever `expires` says: the cap holds on read."""
+        """Never more than HOLD_MAX_SECONDS after `time`, whatever `expires` says: the cap holds on
+        read."""
         start = ids.parse_iso(self.time) if self.time else None
         if self.expires:
             t = ids.parse_iso(self.expires)

@@ -192,7 +192,8 @@ def wake(
 
 def _not_seen_reason(pane: str) -> str:
     return (
-        f"typed into {pane} but not seen there after 10 s, so not submitted; "
+        f"typed into {pane} but not seen there after {policy.TYPE_SEEN_TIMEOUT:g} s, so not "
+        "submitted; "
         f"hail read {pane} 10 to check, then hail keys {pane} Enter"
     )
 
