@@ -6,6 +6,15 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    #: A `hail doctor` line's status: fine, to fix (exit 1), or worth knowing.
+    Check = Literal["ok", "FIX", "note"]
+    #: A `hail doctor` line: its status and its text.
+    CheckLine = tuple[Check, str]
+
 
 def emit(text: str = "") -> None:
     """One result line on stdout (nothing when fd 1 was closed at startup).

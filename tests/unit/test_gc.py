@@ -18,6 +18,10 @@ from hail.store.message import render
 from hail.store.records import hold_text, pending_text
 from hail.store.store import Store
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.store.maildir import How
+
 DAY = 86400
 NOW = time.time()
 OLD = NOW - 100 * DAY
@@ -51,7 +55,7 @@ def _post(store: Store, mailbox: str, headline: str = "hello", *, at: float | No
     return msg_id
 
 
-def _read(store: Store, mailbox: str, at: float, how: str = "read") -> str:
+def _read(store: Store, mailbox: str, at: float, how: How = "read") -> str:
     """A message claimed (receipt) at time `at`."""
     msg_id = _post(store, mailbox)
     claimed = store.mailbox(mailbox).claim(msg_id, how)

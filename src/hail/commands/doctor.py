@@ -24,9 +24,10 @@ from hail.store import fs
 from hail.store import gc as store_gc
 
 if TYPE_CHECKING:
+    from hail.output import Check
     from hail.transport.panes import Panes
 
-PREFIX: dict[str, str] = {"ok": "ok   ", "FIX": "FIX  ", "note": "note "}
+PREFIX: dict[Check, str] = {"ok": "ok   ", "FIX": "FIX  ", "note": "note "}
 
 #: Mail unread by a mailbox whose hooks have not run within this counts as unseen [docs/commands.md
 #: "doctor"].
@@ -42,7 +43,7 @@ class _Lines:
     def __init__(self) -> None:
         self.failed = False
 
-    def say(self, status: str, text: str) -> None:
+    def say(self, status: Check, text: str) -> None:
         if status == "FIX":
             self.failed = True
         emit(PREFIX.get(status, "note ") + text)

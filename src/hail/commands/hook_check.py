@@ -21,9 +21,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from hail.context import Ctx
+    from hail.output import CheckLine as Line
     from hail.transport.panes import Pane, Panes
-
-Line = tuple[str, str]
 
 
 def hook_run_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:

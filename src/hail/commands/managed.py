@@ -21,6 +21,10 @@ from pathlib import Path
 from hail.hook_table import Harness, HookSpec, hook_specs
 from hail.setup_merge import CODEX_DEFAULT_TIMEOUT, EVENTS, codex_trust_hash, codex_trust_key
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.output import CheckLine
+
 #: Where Nix keeps its store unless NIX_STORE_DIR says otherwise.
 DEFAULT_STORE_DIR = "/nix/store"
 #: The file beside config.toml where Codex also reads hooks (Home Manager's programs.codex.hooks).
@@ -135,7 +139,7 @@ def _load(path: Path) -> dict[str, object]:
 
 def doctor_lines(
     name: str, harness: Harness, config: Path, trust_path: str, owned: Path
-) -> list[tuple[str, str]]:
+) -> list[CheckLine]:
     """`hail doctor`'s lines for a harness whose hooks Home Manager installs (`owned` is the
     store link that says so): hail's hooks present by any store path, and Codex's trust."""
     sources = [config]
@@ -158,7 +162,7 @@ def doctor_lines(
                 f" from {owned}, which Home Manager owns: {USE_THE_MODULE}",
             )
         ]
-    lines = [("ok", f"{name} hooks current ({owned}, from Home Manager)")]
+    lines: list[CheckLine] = [("ok", f"{name} hooks current ({owned}, from Home Manager)")]
     twice = sorted({f.source for f in found} - {owned})
     if twice:
         lines.append(

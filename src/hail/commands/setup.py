@@ -19,7 +19,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from hail.commands import managed
 from hail.errors import StateError, UsageError
@@ -33,6 +33,9 @@ from hail.setup_merge import (
     merge_claude,
     merge_codex,
 )
+
+if TYPE_CHECKING:
+    from hail.output import CheckLine
 
 #: What to do after a write, per harness [docs/commands.md "setup"].
 NEXT_STEP: dict[Harness, str] = {
@@ -382,7 +385,7 @@ def _replace(target: Path, text: str, mode: int) -> None:
         raise
 
 
-def doctor_hook_lines(env: Mapping[str, str]) -> list[tuple[str, str]]:
+def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
     """`hail doctor`'s hook lines: (`ok` | `FIX` | `note`, text), one or two per handled file.
 
     Current ⇒ `ok`; missing, outdated or unreadable ⇒ `FIX` naming the fix; hail hooks Codex has
@@ -392,7 +395,7 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[tuple[str, str]]:
         files = config_files(env)
     except StateError as e:
         return [("FIX", e.message)]
-    lines: list[tuple[str, str]] = []
+    lines: list[CheckLine] = []
     for cfg in files:
         if not cfg.installed:
             continue
@@ -439,7 +442,7 @@ def _program_in(cfg: ConfigFile) -> str:
     return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
 
 
-def _managed_lines(cfg: ConfigFile, owned: Path) -> list[tuple[str, str]]:
+def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
     """Doctor's lines for a file Home Manager owns: checked, never pointed at hail setup."""
     if cfg.holds == "hooks":
         return managed.doctor_lines(cfg.name, cfg.harness, cfg.path, cfg.trust_path, owned)

@@ -11,14 +11,23 @@ import os
 
 from hail.store import fs
 
-HOWS = ("injected", "read", "inline")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    #: How a message was claimed: by a hook, by `hail inbox`, or typed whole into the pane.
+    How = Literal["injected", "read", "inline"]
+
+HOWS: tuple[How, ...] = ("injected", "read", "inline")
 
 
-def parse_claimed(name: str) -> tuple[str, str] | None:
+def parse_claimed(name: str) -> tuple[str, How] | None:
     """(id, how) of a claimed file's name, `<id>.<how>.md`; None for any other name."""
     parts = name.rsplit(".", 2)
-    if len(parts) == 3 and parts[2] == "md" and parts[1] in HOWS and parts[0]:
-        return parts[0], parts[1]
+    if len(parts) == 3 and parts[2] == "md" and parts[0]:
+        for how in HOWS:
+            if parts[1] == how:
+                return parts[0], how
     return None
 
 
@@ -68,7 +77,7 @@ class Mailbox:
         _sync_dir(os.path.dirname(dest))
         return dest
 
-    def claim(self, msg_id: str, how: str) -> str | None:
+    def claim(self, msg_id: str, how: How) -> str | None:
         """Rename new/<id>.md into cur/; None when another claimer won the race.
 
         The receipt time (the mtime) is set before the rename, so a file in cur/ never shows its
@@ -119,7 +128,7 @@ class Mailbox:
     def unread_count(self) -> int:
         return sum(1 for n in fs.list_names(self.new) if n.endswith(".md"))
 
-    def claimed(self) -> list[tuple[str, str, str]]:
+    def claimed(self) -> list[tuple[str, How, str]]:
         """Every claimed message as (id, how, path). Lists cur/: not for hook paths."""
         out = []
         for name in fs.list_names(self.cur):
@@ -128,7 +137,7 @@ class Mailbox:
                 out.append((*parsed, os.path.join(self.cur, name)))
         return out
 
-    def receipt_of(self, msg_id: str) -> tuple[str, float, str] | None:
+    def receipt_of(self, msg_id: str) -> tuple[How, float, str] | None:
         """(how, receipt time, path) when the id is claimed here; at most three stats."""
         for how in HOWS:
             path = os.path.join(self.cur, f"{msg_id}.{how}.md")

@@ -18,6 +18,12 @@ from hail.store.message import Message, parse
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Literal
+
+    from hail.store.maildir import How
+
+    #: What `hail sent` answers: claimed (how), still unread in the inbox, or no such message.
+    Status = How | Literal["delivered", "unknown"]
 
 
 def state_root(env: Mapping[str, str]) -> str:
@@ -40,7 +46,7 @@ class Receipt:
     __slots__ = ("how", "mailbox", "path", "time")
 
     def __init__(
-        self, how: str, time: float | None = None, path: str | None = None, mailbox: str = ""
+        self, how: Status, time: float | None = None, path: str | None = None, mailbox: str = ""
     ) -> None:
         self.how = how
         self.time = time
