@@ -4,6 +4,8 @@ frame in that same turn, without the headline the prompt already carries, and th
 
 from __future__ import annotations
 
+import time
+
 from .evidence import delivery_tokens, envelope, eventually, first_delivery, submitted_prompt
 from .fake_http import request_text
 from .world import World
@@ -15,6 +17,7 @@ def test_ask_to_an_idle_agent_is_submitted_and_injected(world: World, client: st
     headline = "please review the parser change before the merge"
     body = "BODY-IDLE-1 the parser lives in src/parse.py\nsecond line of the body"
 
+    sent_at = time.time()
     sent = world.send("worker", headline, body)
 
     assert sent.rc == 0, sent
@@ -23,6 +26,7 @@ def test_ask_to_an_idle_agent_is_submitted_and_injected(world: World, client: st
     expected = envelope(message_id, headline, sender=f"boss/{world.boss_pane}", with_body=True)
     assert prompt == expected
     turn = eventually(lambda: first_delivery(fake, message_id), "the framed body reached the model")
+    print(f"FIGURE idle {client}: {turn['t'] - sent_at:.2f} s from send to model")
     assert expected in turn["user_text"], "the envelope is the user turn of that request"
     text = request_text(turn)
     assert f"id:{message_id}]\nBODY-IDLE-1 the parser lives in src/parse.py\n" in text

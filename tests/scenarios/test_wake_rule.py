@@ -129,3 +129,29 @@ def test_seats_shows_each_agents_state_from_the_same_classification(scene: Scene
     scene.tmux("send-keys", "-t", scene.recv, "Enter")
     assert wait_until(lambda: "Messages to be submitted" in scene.screen(scene.recv))
     assert state() == "busy"
+
+
+def test_an_agent_named_in_hail_agent_commands_gets_typing_only_in_the_foreground(
+    scene: Scene,
+) -> None:
+    scene.env["HAIL_AGENT_COMMANDS"] = "myagent"
+    bindir = scene.root / "bin"
+    bindir.mkdir(exist_ok=True)
+    (bindir / "myagent").symlink_to("/bin/bash")
+    seat = scene.make_seat("own")
+    pane = scene.new_pane(seat, str(bindir / "myagent"), "--norc", "--noprofile", "-i")
+    assert wait_until(lambda: scene.command(pane) == "myagent")
+    # Running a tool of its own (its own process group): the tool holds the terminal, and text
+    # typed now would reach the agent as input once the tool ends.
+    scene.tmux("send-keys", "-t", pane, "-l", "sleep 600")
+    scene.tmux("send-keys", "-t", pane, "Enter")
+    assert wait_until(lambda: scene.command(pane) == "sleep")
+    busy = scene.as_pane(scene.sender, "own", "ask", "are you there?")
+    assert busy.rc == 5, busy.err
+    assert f"myagent is not the foreground program of {pane} (it runs sleep)" in busy.err
+    assert busy.id not in scene.screen(pane)
+    scene.tmux("send-keys", "-t", pane, "C-c")
+    assert wait_until(lambda: scene.command(pane) == "myagent")
+    idle = scene.as_pane(scene.sender, "own", "fyi", "now you are")
+    assert idle.rc == 0, idle.err
+    assert wait_until(lambda: idle.id in scene.screen(pane))
