@@ -55,7 +55,9 @@ def dispatch(args: list[str]) -> int:
 
 
 def fail(err: HailError) -> int:
-    sys.stderr.write(f"error: {err.message}\n")
+    from hail.output import shown
+
+    sys.stderr.write(f"error: {shown(err.message)}\n")
     return err.exit_code
 
 

@@ -16,6 +16,15 @@ if TYPE_CHECKING:
     CheckLine = tuple[Check, str]
 
 
+def shown(text: str) -> str:
+    """`text` as it can be printed: bytes of a path that are not UTF-8 become U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return text
+
+
 def emit(text: str = "") -> None:
     """One result line on stdout (nothing when fd 1 was closed at startup).
 
@@ -26,7 +35,7 @@ def emit(text: str = "") -> None:
     if sys.stdout is None:
         return
     try:
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(shown(text) + "\n")
     except BrokenPipeError:
         silence()
 
@@ -53,7 +62,7 @@ def silence() -> None:
 
 def note(text: str) -> None:
     """One `hail: …` notice line on stderr."""
-    sys.stderr.write(f"hail: {text}\n")
+    sys.stderr.write(f"hail: {shown(text)}\n")
 
 
 def warn(text: str) -> None:

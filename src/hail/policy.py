@@ -113,6 +113,9 @@ WAIT_STALE_SECONDS = 5.0
 #: and a real exchange rarely needs more than a few rounds before its person looks in.
 REPLY_CHAIN_MAX = 8
 
+#: A send moves its file out of tmp/ within seconds (its body is read within STDIN_TOTAL); a file
+#: older than this was left by a killed send or a full disk, and gc removes it.
+TMP_STALE_SECONDS = 3600
 #: gc archives what is older than this many days by default.
 GC_DEFAULT_DAYS = 90
 #: doctor flags a mailbox keeping more read messages than this.

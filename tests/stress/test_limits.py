@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import os
 import re
+import resource
+import subprocess
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from hail import policy
 from hail.store.message import render
 from tests.stress.conftest import parse_delivery
+from tests.support.entry import hail_bin
 from tests.support.world import World
 
 pytestmark = pytest.mark.stress
@@ -66,3 +71,104 @@ def test_inbox_cuts_one_huge_body_and_names_the_way_to_the_whole(world: World) -
     assert f"hail show {msg_id} prints the whole message" in r.stdout
     assert world.run("sent", msg_id).stdout.startswith("read ")
     assert "y" * 1_000_000 in world.run("show", msg_id).stdout
+
+
+# --- a workspace path that is not UTF-8 ----------------------------------------------------------
+
+
+def test_a_workspace_path_with_bytes_that_are_not_utf8_works_like_any_other(world: World) -> None:
+    odd = os.path.join(os.fsencode(world.root), b"b\xffd", b"proj")
+    os.makedirs(odd)
+    with open(os.path.join(odd, b".hail-seat"), "wb") as f:
+        f.write(b"proj\n")
+    where = Path(os.fsdecode(odd))
+    r = world.run("whoami", cwd=where)
+    assert r.returncode == 0, r.stderr
+    assert "seat: proj" in r.stdout
+    msg_id = world.send("proj", "ask", "to the odd path", body="a body", known=False)
+    r = world.run("deliver", "--format", "claude", cwd=where)
+    assert r.returncode == 0 and "a body" in r.stdout, (r.stdout, r.stderr)
+    assert world.run("sent", msg_id).stdout.startswith("injected ")
+    assert world.run("whoami", cwd="worker").returncode == 0
+    r = world.run("worker", "fyi", "--no-wake", "from the odd path", cwd=where)
+    assert r.returncode == 5 and "internal error" not in r.stderr, r.stderr
+    r = world.run("seats")
+    assert r.returncode == 0 and "proj" in r.stdout, r.stderr
+    assert not (world.state / "hook-errors.log").exists()
+
+
+# --- a full disk and what it leaves --------------------------------------------------------------
+
+
+def _limit_file_size(limit: int) -> Callable[[], None]:
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return apply
+
+
+def test_a_send_on_a_full_disk_fails_with_the_fix_and_leaves_nothing_half_written(
+    world: World,
+) -> None:
+    assert world.run("whoami", cwd="worker").returncode == 0
+    r = subprocess.run(
+        [hail_bin(), "worker", "ask", "--no-wake", "too big for the disk"],
+        cwd=world.root / "boss",
+        env=world.env,
+        input=b"x" * 1_000_000,
+        capture_output=True,
+        timeout=60,
+        check=False,
+        preexec_fn=_limit_file_size(64 * 1024),
+    )
+    err = r.stderr.decode()
+    assert r.returncode == 1, err
+    assert "internal error" not in err and "nothing was sent" in err, err
+    box = world.state / "seats" / "worker"
+    assert list((box / "tmp").iterdir()) == []
+    assert list((box / "new").glob("*")) == []
+
+
+def test_gc_and_doctor_notice_unfinished_writes_left_in_tmp(world: World) -> None:
+    world.send("worker", "fyi", "makes tmp/")
+    tmp = world.state / "seats" / "worker" / "tmp"
+    leftover = tmp / "0101T000000-dead.md"
+    leftover.write_text("from: boss\nkind: ask\n\nhalf a bo")
+    old = time.time() - 2 * 86400
+    os.utime(leftover, (old, old))
+    fresh = tmp / "0101T000001-beef.md"
+    fresh.write_text("a send in progress")
+    r = world.run("doctor", cwd="worker")
+    assert "1 unfinished writes in tmp/" in r.stdout, r.stdout
+    r = world.run("gc")
+    assert r.returncode == 0, r.stderr
+    assert "removed 1 unfinished writes left in tmp/" in r.stdout, r.stdout
+    assert not leftover.exists() and fresh.exists()
+
+
+# --- a PostToolUse payload larger than the hook reads --------------------------------------------
+
+
+def test_a_tool_call_payload_the_hook_cannot_read_whole_delivers_nothing(
+    world: World, tmp_path: Path
+) -> None:
+    msg_id = world.send("worker", "ask", "for the main agent only")
+    big = "y" * (policy.HOOK_STDIN_MAX + 1000)
+    payload = tmp_path / "payload.json"
+    payload.write_text(
+        '{"hook_event_name": "PostToolUse", "tool_response": "' + big + '", "agent_id": "sub-1"}'
+    )
+    with open(payload, "rb") as stdin:
+        r = subprocess.run(
+            [hail_bin(), "deliver", "--format", "claude", "--event", "PostToolUse"],
+            cwd=world.root / "worker",
+            env=world.env,
+            stdin=stdin,
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    assert r.returncode == 0 and r.stdout == b"", r.stdout[:200]
+    assert world.run("sent", msg_id).stdout == "delivered\n"
+    after = world.run("deliver", "--format", "claude", cwd="worker")  # the next prompt brings it
+    assert msg_id in after.stdout

@@ -302,6 +302,7 @@ def _note_gc_due(plan: store_gc.Scan, out: _Lines) -> None:
         (len(plan.stale), f"read messages older than {plan.days} days"),
         (len(plan.due_mailboxes), "mailboxes of deleted workspaces"),
         (len(plan.holds), "lapsed holds"),
+        (len(plan.unfinished), "unfinished writes in tmp/"),
     )
     parts = [f"{n} {what}" for n, what in counts if n]
     if parts:

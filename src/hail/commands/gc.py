@@ -45,4 +45,8 @@ def gc(ctx: Ctx, days: int = policy.GC_DEFAULT_DAYS) -> int:
         f"(lapsed over {days} days ago, or from a seat that is gone)"
     )
     emit(f"removed {report.records} stale pending records and read marks")
+    if report.unfinished:
+        emit(
+            f"removed {report.unfinished} unfinished writes left in tmp/ by sends that never ended"
+        )
     return 0

@@ -7,6 +7,7 @@ still delivers, exits 5 and says not to resend.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from hail import envelope, ids, policy
@@ -278,6 +279,20 @@ def is_quiet(ctx: Ctx, kind: str, mailbox: str) -> bool:
 # --- post and record ---------------------------------------------------------------------------
 
 
+def write_message(ctx: Ctx, mailbox: str, msg_id: str, text: str) -> None:
+    """Post the message durably; a disk that cannot take it is a clear error with nothing sent."""
+    box = ctx.store.mailbox(mailbox)
+    try:
+        box.post(msg_id, text, inline=False)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(ctx.store.id_path(msg_id))  # the id was never used
+        raise StateError(
+            f"could not write the message into {box.path} ({e.strerror or e}); nothing was sent: "
+            "free some disk space (or fix that directory's permissions), then send again"
+        ) from None
+
+
 def post(
     ctx: Ctx, who: Sender, to: Route, letter: Letter, extra: dict[str, str] | None = None
 ) -> tuple[str, str]:
@@ -307,7 +322,7 @@ def post(
     }
     body = letter.draft.body if letter.draft.body is not None else letter.draft.headline
     # Even a control kind is filed unread: it is filed `inline` only once its envelope is typed.
-    ctx.store.mailbox(to.mailbox).post(msg_id, render(headers, body), inline=False)
+    write_message(ctx, to.mailbox, msg_id, render(headers, body))
     if letter.kind == "hold":
         fs.make_dirs(ctx.store.holds)
         text = records.hold_text(

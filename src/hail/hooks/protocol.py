@@ -45,19 +45,28 @@ def available_bytes() -> bytes:
         return b""
 
 
+#: What a payload that could not be read whole counts as: possibly a sub-agent's.
+UNSEEN = {"agent_id": "?"}
+
+
 def available_payload() -> object | None:
     """The harness's JSON payload, only if it is already on stdin: never waits."""
     data = available_bytes()
-    if not data or b'"agent_id"' not in data:
+    if not data:
+        return None
+    if len(data) >= policy.HOOK_STDIN_MAX or not data.rstrip().endswith(b"}"):
+        # Cut at the read limit, or still arriving: the part not seen may name a sub-agent, whose
+        # context is thrown away, so mail waits for a hook that sees its whole payload.
+        return UNSEEN
+    if b'"agent_id"' not in data:
         return None  # only the sub-agent guard reads it: skip parsing JSON when it cannot apply
     import json
 
     try:
         payload: object = json.loads(data.decode("utf-8", errors="replace"))
     except ValueError:
-        # Cut at the read limit (a large tool response): keep only what decides the guard, so
-        # mail is never injected into a sub-agent's context, which is thrown away.
-        return {"agent_id": "?"} if _names_an_agent(data) else None
+        # Not JSON after all: keep only what decides the guard (safe side: mail waits).
+        return UNSEEN if _names_an_agent(data) else None
     return payload
 
 
@@ -199,7 +208,7 @@ def log_error(store: Store | None, verb: str, error: BaseException | str) -> Non
             pass
         fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
         try:
-            fs.write_all(fd, f"{stamp} {verb}: {message}\n".encode())
+            fs.write_all(fd, f"{stamp} {verb}: {message}\n".encode("utf-8", "replace"))
         finally:
             os.close(fd)
     except Exception:  # the log is a courtesy; a hook must never fail because of it

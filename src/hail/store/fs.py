@@ -60,7 +60,8 @@ def write_atomic(path: str, text: str) -> None:
     except FileNotFoundError:
         pass
     try:
-        write_new(tmp, text.encode("utf-8"), sync=False)
+        # A path may hold bytes that are not UTF-8 (kept as surrogate escapes): written as they were.
+        write_new(tmp, text.encode("utf-8", "surrogateescape"), sync=False)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -93,8 +94,10 @@ def list_names(path: str) -> list[str]:
 _CHUNK = 1 << 16
 
 
-def read_text(path: str) -> str | None:
+def read_text(path: str, errors: str = "replace") -> str | None:
     """The file's text (invalid UTF-8 replaced), or None when it is missing or a directory.
+
+    `errors="surrogateescape"` reads a file holding a path back exactly, whatever its bytes.
 
     Plain os calls rather than open(): a brief reads every hold record, and the io layer's
     objects cost more than the reading.
@@ -114,7 +117,7 @@ def read_text(path: str) -> str | None:
         return None
     finally:
         os.close(fd)
-    return b"".join(chunks).decode("utf-8", errors="replace")
+    return b"".join(chunks).decode("utf-8", errors=errors)
 
 
 def mtime(path: str) -> float | None:

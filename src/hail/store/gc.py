@@ -18,6 +18,7 @@ import shutil
 import time
 from dataclasses import dataclass, field
 
+from hail import policy
 from hail.seat import parse_mailbox
 from hail.store import conversation, fs
 from hail.store.maildir import Mailbox, parse_claimed
@@ -89,6 +90,8 @@ class Scan:
     boxes: dict[str, BoxScan]
     deleted: list[DeletedSeat]
     holds: list[str]
+    #: Files a send left in a mailbox's tmp/ long ago: killed, or stopped by a full disk.
+    unfinished: list[str] = field(default_factory=list)
 
     @property
     def cutoff(self) -> float:
@@ -116,6 +119,7 @@ class Report:
     unread: int
     holds: int
     records: int
+    unfinished: int = 0
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -131,7 +135,23 @@ def scan(store: Store, now: float, days: int) -> Scan:
             boxes[name] = _scan_box(store.mailbox(name), parsed[0], cutoff)
     deleted = _deleted_seats(store, boxes)
     gone = {m for d in deleted if d.due(now, days) for m in d.mailboxes}
-    return Scan(now, days, boxes, deleted, stale_holds(store, now, days, gone))
+    holds = stale_holds(store, now, days, gone)
+    return Scan(now, days, boxes, deleted, holds, unfinished_writes(store, boxes, now))
+
+
+def unfinished_writes(store: Store, boxes: dict[str, BoxScan], now: float) -> list[str]:
+    """Files in a mailbox's tmp/ older than a send can take: what a killed send or a full disk
+    left. A send renames its file out of tmp/ within seconds, so these are never a send's."""
+    cutoff = now - policy.TMP_STALE_SECONDS
+    out = []
+    for name in boxes:
+        tmp = store.mailbox(name).tmp
+        for entry in fs.list_names(tmp):
+            path = os.path.join(tmp, entry)
+            t = fs.mtime(path)
+            if t is not None and t < cutoff and os.path.isfile(path):
+                out.append(path)
+    return out
 
 
 def _scan_box(box: Mailbox, seat: str, cutoff: float) -> BoxScan:
@@ -297,7 +317,8 @@ def collect(store: Store, now: float, days: int) -> Report:
     holds = _remove_all(stale_holds(store, now, days))
     records = _remove_all(stale_records(store, now, days))
     conversation.sweep_replies(store, now - days * DAY_SECONDS)
-    return Report(read, mailboxes, unread, holds, records)
+    unfinished = _remove_all(plan.unfinished)
+    return Report(read, mailboxes, unread, holds, records, unfinished)
 
 
 def _archive_read(store: Store, plan: Scan) -> int:

@@ -7,6 +7,7 @@ Paths are plain strings: this runs on every hook call, and pathlib costs more to
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 from hail.store import fs
@@ -68,7 +69,12 @@ class Mailbox:
         fs.make_dirs(self.new)
         fs.make_dirs(self.cur)
         tmp = os.path.join(self.tmp, f"{msg_id}.md")
-        fs.write_new(tmp, text.encode("utf-8"), sync=True)
+        try:
+            fs.write_new(tmp, text.encode("utf-8"), sync=True)
+        except BaseException:  # a full disk, say: leave no half-written file behind
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
         if inline:
             dest = os.path.join(self.cur, f"{msg_id}.inline.md")
         else:

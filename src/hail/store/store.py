@@ -96,7 +96,8 @@ class Store:
         return os.path.join(self.seats, seat, "root")
 
     def bound_root(self, seat: str) -> str | None:
-        text = fs.read_text(self.root_file(seat))
+        # A root is a path: bytes that are not UTF-8 must compare equal to the directory's name.
+        text = fs.read_text(self.root_file(seat), errors="surrogateescape")
         return None if text is None else text.rstrip("\n")
 
     def check_binding(self, seat: Seat) -> None:
