@@ -304,5 +304,9 @@ def launch(
         argv = [str(bin_dir / "claude"), "--permission-mode", "default"]
     else:
         argv = [str(bin_dir / "codex"), "--no-daemon"]
+    if "PATH" in env:
+        # tmux's `new-window -e PATH=…` does not reach the command it starts (tmux 3.3a): set it
+        # on the command line, so the client really runs with that PATH.
+        argv = ["/usr/bin/env", f"PATH={env['PATH']}", *argv]
     pane = tmux.new_window(cwd, argv, env)
     return Agent(client, pane, cwd, tmux, probe_log)

@@ -19,6 +19,8 @@ only, so a failure there is the harness's or the clients', never hail's.
 from __future__ import annotations
 
 import os
+import shutil
+import uuid
 from collections.abc import Generator, Iterator
 from pathlib import Path
 
@@ -74,6 +76,18 @@ def _world(request: pytest.FixtureRequest, world: World) -> Iterator[World]:
 def world(request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path) -> Iterator[World]:
     """A world with hail's hooks installed by ``hail setup``."""
     yield from _world(request, World(tmp_path / "rc", client_bin))
+
+
+@pytest.fixture
+def sandbox_world(request: pytest.FixtureRequest, client_bin: Path) -> Iterator[World]:
+    """A world whose state is where a user's is (~/.local/state) and whose whole tree lies outside
+    /tmp: Codex's default sandbox lets a command write its workspace, /tmp and $TMPDIR only, so
+    nothing of hail's state is writable from inside it (pytest's tmp_path is under /tmp)."""
+    root = Path("/var/tmp") / f"hail-rc-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    try:
+        yield from _world(request, World(root / "rc", client_bin, home_state=True))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture

@@ -73,10 +73,14 @@ class World:
         with_hail: bool = True,
         probe_context: bool = False,
         setup: bool = True,
+        home_state: bool = False,
     ) -> None:
         self.root = root
         self.home = root / "home"
-        self.state = root / "state"
+        # With home_state, hail's state is where a user's is (~/.local/state, no XDG_STATE_HOME)
+        # and TMPDIR is elsewhere: outside every directory Codex's sandbox lets a command write.
+        self.home_state = home_state
+        self.state = self.home / ".local" / "state" if home_state else root / "state"
         self.tool_bin = root / "bin"
         self.probe_log = root / "probe.jsonl"
         self.client_bin = bin_dir
@@ -122,6 +126,10 @@ class World:
             "XDG_STATE_HOME": str(self.state),
             "TMPDIR": str(self.root),
         }
+        if self.home_state:
+            del self.env["XDG_STATE_HOME"]
+            self.env["TMPDIR"] = str(self.root / "tmp")
+            (self.root / "tmp").mkdir()
         self.anthropic = self.fake("fake_anthropic")
         self.openai = self.fake("fake_openai")
         probe = probe_command(self.probe_log) + (" --context" if probe_context else "")
@@ -157,7 +165,14 @@ class World:
             env |= {"OPENAI_API_KEY": "sk-fake-0000"}
         return env
 
-    def start(self, client: str, seat: str = "worker", fake: FakeServer | None = None) -> Agent:
+    def start(
+        self,
+        client: str,
+        seat: str = "worker",
+        fake: FakeServer | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Agent:
+        """Start a client in a seat; `env` adds to (or overrides) its environment."""
         if client == "codex" and fake is not None:
             raise ValueError("codex reads its server from config.toml; use world.openai")
         agent = launch(
@@ -166,7 +181,7 @@ class World:
             self.seat[seat],
             self.client_bin,
             self.probe_log,
-            self.client_env(client, fake),
+            self.client_env(client, fake) | (env or {}),
         )
         self.agents.append(agent)
         agent.wait_ready()
