@@ -21,11 +21,6 @@ ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
 CAP = 8
 
 
-def send(world: World, kind: str, headline: str, body: str | None = None) -> str:
-    """boss's message to worker, nobody woken; its id."""
-    return world.send("worker", kind, headline, body=body)
-
-
 def reply(world: World, to: str, kind: str, re_id: str, headline: str, cwd: str) -> str:
     """A real reply (no tmux: exit 5, or 0 when quiet); returns its id."""
     return world.send(to, kind, "--re", re_id, headline, cwd=cwd)
@@ -65,7 +60,7 @@ def waiting(world: World, n: int) -> bool:
 
 
 def test_a_reply_to_an_ask_is_never_quiet_even_as_an_fyi(world: World) -> None:
-    ask = send(world, "ask", "is the migration safe?")
+    ask = world.send("worker", "ask", "is the migration safe?")
     assert hook(world, "boss", "carry on").returncode == 0  # boss's hooks run: an fyi is quiet
     plain = world.run("boss", "fyi", "the build is green", cwd="worker")
     assert (plain.returncode, "quiet: arrives with boss's next prompt" in plain.stderr) == (0, True)
@@ -80,7 +75,7 @@ def test_a_reply_to_an_ask_is_never_quiet_even_as_an_fyi(world: World) -> None:
 def test_an_fyi_answering_an_fyi_or_another_seats_ask_stays_quiet(world: World) -> None:
     world.make_seat("third")
     world.run("whoami", cwd="third")
-    note = send(world, "fyi", "the build is green")
+    note = world.send("worker", "fyi", "the build is green")
     their_ask = world.send("worker", "ask", "a question of third's", cwd="third")
     hook(world, "boss", "carry on")
     for re_id in (note, their_ask):
@@ -93,8 +88,8 @@ def test_an_fyi_answering_an_fyi_or_another_seats_ask_stays_quiet(world: World) 
 
 
 def test_sent_takes_several_ids_and_shows_the_replies_of_an_ask(world: World) -> None:
-    ask = send(world, "ask", "review the parser", "details")
-    other = send(world, "fyi", "fyi only")
+    ask = world.send("worker", "ask", "review the parser", body="details")
+    other = world.send("worker", "fyi", "fyi only")
     assert world.run("sent", ask).stdout == "delivered\n"
     world.run("inbox", cwd="worker")
     first = reply(world, "boss", "fyi", ask, "NO-GO: one bug", cwd="worker")
@@ -117,7 +112,7 @@ def test_sent_takes_several_ids_and_shows_the_replies_of_an_ask(world: World) ->
 
 
 def test_await_reply_claims_the_reply_and_prints_it_framed_like_inbox(world: World) -> None:
-    ask = send(world, "ask", "is it safe?")
+    ask = world.send("worker", "ask", "is it safe?")
     answer = reply(world, "boss", "fyi", ask, "GO: safe", cwd="worker")
     proc = world.run("await", "--reply", ask, "--timeout", "5")
     assert (proc.returncode, proc.stderr) == (0, "")
@@ -136,7 +131,7 @@ def test_await_reply_claims_the_reply_and_prints_it_framed_like_inbox(world: Wor
 def test_await_reply_times_out_with_exit_1_and_says_the_reply_still_arrives(
     world: World,
 ) -> None:
-    ask = send(world, "ask", "is it safe?")
+    ask = world.send("worker", "ask", "is it safe?")
     start = time.monotonic()
     proc = world.run("await", "--reply", ask, "--timeout", "0.5")
     assert time.monotonic() - start < 5
@@ -150,7 +145,7 @@ def test_await_reply_times_out_with_exit_1_and_says_the_reply_still_arrives(
 
 
 def test_await_reply_returns_when_the_reply_arrives(world: World) -> None:
-    ask = send(world, "ask", "is it safe?")
+    ask = world.send("worker", "ask", "is it safe?")
     proc = popen(world, "await", "--reply", ask, "--timeout", "30")
     assert wait_until(lambda: waiting(world, 1))
     answer = reply(world, "boss", "fyi", ask, "GO: safe", cwd="worker")
@@ -161,8 +156,8 @@ def test_await_reply_returns_when_the_reply_arrives(world: World) -> None:
 
 
 def test_await_reply_for_several_asks_waits_for_each_or_any(world: World) -> None:
-    one = send(world, "ask", "first question")
-    two = send(world, "ask", "second question")
+    one = world.send("worker", "ask", "first question")
+    two = world.send("worker", "ask", "second question")
     answer = reply(world, "boss", "fyi", one, "answer one", cwd="worker")
     any_ = world.run("await", "--reply", one, two, "--any", "--timeout", "0")
     assert any_.returncode == 0 and f"id:{answer}" in any_.stdout
@@ -332,7 +327,7 @@ def test_sigterm_ends_a_wait_and_removes_its_record(world: World) -> None:
 
 
 def test_a_chain_of_replies_past_the_cap_is_filed_but_wakes_nobody(world: World) -> None:
-    last = send(world, "ask", "shall we?")
+    last = world.send("worker", "ask", "shall we?")
     sides = [("boss", "worker"), ("worker", "boss")]  # (to, from): worker answers first
     for n in range(1, CAP + 1):
         to, frm = sides[(n - 1) % 2]
@@ -365,7 +360,7 @@ def test_a_chain_of_replies_past_the_cap_is_filed_but_wakes_nobody(world: World)
 
 
 def test_a_capped_ask_wait_waits_for_nothing(world: World) -> None:
-    last = send(world, "ask", "shall we?")
+    last = world.send("worker", "ask", "shall we?")
     for n in range(1, CAP + 1):
         to, frm = ("boss", "worker") if n % 2 else ("worker", "boss")
         last = reply(world, to, "ask", last, f"reply {n}", cwd=frm)

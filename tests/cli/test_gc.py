@@ -24,10 +24,6 @@ def _month(t: float) -> str:
     return time.strftime("%Y-%m", time.gmtime(t))
 
 
-def _send(world: World, target: str, *args: str, cwd: str = "boss") -> str:
-    return world.send(target, *args, cwd=cwd, known=False)
-
-
 def _age(path: Path, days: float) -> float:
     t = time.time() - days * DAY
     os.utime(path, (t, t))
@@ -45,11 +41,11 @@ def _result(world: World, read: int, boxes: int, unread: int, holds: int, recs: 
 
 def test_gc_read_mail_is_archived_and_still_found(world: World) -> None:
     world.run("whoami", cwd="worker")
-    old_id = _send(world, "worker", "ask", "old news")
+    old_id = world.send("worker", "ask", "old news", known=False)
     assert world.run("inbox", cwd="worker").returncode == 0
     cur = world.state / "seats" / "worker" / "cur" / f"{old_id}.read.md"
     when = _age(cur, 100)
-    unread_id = _send(world, "worker", "fyi", "still unread")
+    unread_id = world.send("worker", "fyi", "still unread", known=False)
     _age(world.state / "seats" / "worker" / "new" / f"{unread_id}.md", 100)
 
     r = world.run("gc")
@@ -77,7 +73,7 @@ def test_gc_read_mail_is_archived_and_still_found(world: World) -> None:
 def test_gc_a_deleted_workspace_is_archived_with_its_unread_mail(world: World) -> None:
     world.make_seat("temp")
     world.run("whoami", cwd="temp")
-    msg_id = _send(world, "temp", "ask", "for a workspace that will go")
+    msg_id = world.send("temp", "ask", "for a workspace that will go", known=False)
     box = world.state / "seats" / "temp"
     (box / "hooked").touch()
     _age(box / "hooked", 100)
@@ -100,7 +96,7 @@ def test_gc_a_deleted_workspace_is_archived_with_its_unread_mail(world: World) -
 def test_a_deleted_workspace_read_lately_is_kept(world: World) -> None:
     world.make_seat("temp")
     world.run("whoami", cwd="temp")
-    _send(world, "temp", "ask", "x")
+    world.send("temp", "ask", "x", known=False)
     (world.state / "seats" / "temp" / "hooked").touch()
     shutil.rmtree(world.seat_dir("temp"))
     assert world.run("gc").stdout == _result(world, 0, 0, 0, 0, 0)
@@ -109,8 +105,8 @@ def test_a_deleted_workspace_read_lately_is_kept(world: World) -> None:
 
 def test_gc_a_hold_that_lapsed_100_days_ago_is_removed(world: World) -> None:
     world.run("whoami", cwd="worker")
-    hold_id = _send(world, "worker", "hold", "freeze the schema")
-    live_id = _send(world, "worker", "hold", "freeze the API")
+    hold_id = world.send("worker", "hold", "freeze the schema", known=False)
+    live_id = world.send("worker", "hold", "freeze the API", known=False)
     record = world.state / "holds" / hold_id
     text = record.read_text()
     lapsed = re.sub(r"(?m)^expires: .*$", f"expires: {_iso(time.time() - 100 * DAY)}", text)
@@ -124,7 +120,7 @@ def test_gc_a_hold_that_lapsed_100_days_ago_is_removed(world: World) -> None:
 
 def test_stale_pending_records_and_read_marks_are_swept(world: World) -> None:
     world.run("whoami", cwd="worker")
-    msg_id = _send(world, "worker", "ask", "waiting a long time")
+    msg_id = world.send("worker", "ask", "waiting a long time", known=False)
     pending = world.state / "seats" / "boss" / "pending" / msg_id
     text = pending.read_text()
     pending.write_text(re.sub(r"(?m)^epoch: .*$", f"epoch: {int(time.time() - 100 * DAY)}", text))
@@ -138,7 +134,7 @@ def test_stale_pending_records_and_read_marks_are_swept(world: World) -> None:
 
 def test_days_moves_the_cutoff_and_names_itself(world: World) -> None:
     world.run("whoami", cwd="worker")
-    msg_id = _send(world, "worker", "ask", "ten days old")
+    msg_id = world.send("worker", "ask", "ten days old", known=False)
     world.run("inbox", cwd="worker")
     _age(world.state / "seats" / "worker" / "cur" / f"{msg_id}.read.md", 10)
     assert world.run("gc").stdout.startswith("archived 0 read messages older than 90 days")
@@ -166,7 +162,7 @@ def test_gc_without_state_creates_nothing(world: World) -> None:
 
 def test_doctor_stops_saying_gc_is_due_once_gc_ran(world: World) -> None:
     world.run("whoami", cwd="worker")
-    msg_id = _send(world, "worker", "ask", "old")
+    msg_id = world.send("worker", "ask", "old", known=False)
     world.run("inbox", cwd="worker")
     _age(world.state / "seats" / "worker" / "cur" / f"{msg_id}.read.md", 100)
     assert "note gc is due: 1 read messages older than 90 days: run hail gc" in (

@@ -16,13 +16,14 @@ from __future__ import annotations
 import re
 import time
 
+from tests.support.ids import ID
+
 from .clients import Agent
 from .evidence import eventually, first_delivery, submitted_prompt
 from .fake_http import FakeServer, request_text
 from .world import World
 
 QUESTION = "ANSWER_HAIL is the parser change safe to land?"
-ID = r"\d{4}T\d{6}-[0-9a-f]{4}"
 
 
 def returned_tool_call(fake: FakeServer, marker: str) -> tuple[str, float] | None:

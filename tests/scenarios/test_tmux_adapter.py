@@ -96,8 +96,14 @@ def test_a_missing_binary_and_a_dead_server_are_tmux_errors(server: Server) -> N
 
 def test_list_panes_reads_every_field(server: Server) -> None:
     server.pane(server.root, "sleep", "60")
-    # Just after new-window the pane may still show the command tmux forked with.
-    assert wait_until(lambda: [r.command for r in server.tmux.list_panes()] == ["cat", "sleep"])
+    # Just after new-window the pane may still show the command tmux forked with, and no path
+    # while tmux cannot yet read its working directory.
+    assert wait_until(
+        lambda: (
+            [(r.command, bool(r.path)) for r in server.tmux.list_panes()]
+            == [("cat", True), ("sleep", True)]
+        )
+    )
     rows = server.tmux.list_panes()
     first = rows[0]
     assert first.id == "%0" and first.pid > 0

@@ -19,9 +19,6 @@ from typing import Any
 import pytest
 
 from tests.support.entry import hail_bin
-from tests.support.ids import ID
-from tests.support.ids import id_of as id_of
-from tests.support.procs import wait_until
 from tests.support.world import World
 
 PREAMBLE_RE = re.compile(r"^hail: (\d+) peer messages?, framed by token ([0-9a-f]{8,16}): ")
@@ -181,24 +178,3 @@ def umask() -> Iterator[Callable[[int], None]]:
 
     yield set_mask
     os.umask(old)
-
-
-# Old helpers, kept only until no test imports them from here: use world.send, tests.support.ids
-# and tests.support.procs.wait_until.
-ID_RE = re.compile(rf"^{ID}$")
-
-
-def send(
-    world: World,
-    seat: str,
-    headline: str,
-    body: str | bytes | None = None,
-    *,
-    kind: str = "ask",
-    cwd: str = "boss",
-) -> str:
-    return world.send(seat, kind, "--", headline, body=body, cwd=cwd)
-
-
-def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
-    assert wait_until(check, timeout), f"not within {timeout} s: {what}"

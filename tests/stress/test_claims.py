@@ -14,8 +14,9 @@ from hail.hooks import deliver as deliver_mod
 from hail.store import gc as store_gc
 from hail.store import maildir
 from hail.store.store import Store
-from tests.stress.conftest import context_of, delivered_ids, id_of
+from tests.stress.conftest import context_of, delivered_ids
 from tests.stress.users import UserWorld, needs_root, user_world
+from tests.support.ids import id_of
 from tests.support.world import World
 
 pytestmark = pytest.mark.stress

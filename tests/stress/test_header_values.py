@@ -12,8 +12,9 @@ import pytest
 
 from hail import envelope, policy
 from hail.store import message, records
-from tests.conftest import World
-from tests.stress.conftest import context_of, delivered_ids, id_of, know, send, tree
+from tests.stress.conftest import context_of, delivered_ids, know, tree
+from tests.support.ids import id_of
+from tests.support.world import World
 
 pytestmark = pytest.mark.stress
 
@@ -85,7 +86,7 @@ def test_a_headline_or_scope_with_control_or_format_characters_is_stored_and_fra
     )
     assert r.returncode == 5, r.stderr
     hold = id_of(r.stdout)
-    msg_id = send(world, "worker", f"look{bad}here", f"body{bad}stays as sent")
+    msg_id = world.send("worker", "ask", "--", f"look{bad}here", body=f"body{bad}stays as sent")
     stored = (world.state / "seats" / "worker" / "new" / f"{msg_id}.md").read_bytes().decode()
     head, _, body = stored.partition("\n\n")
     assert clean(head.replace("\n", "")), repr(head)
@@ -155,7 +156,7 @@ def test_a_forged_hold_that_outlives_the_cap_is_swept_by_gc(world: World) -> Non
 def test_a_huge_envelope_cap_never_blows_the_hook_budget(world: World, cap: str) -> None:
     know(world, "worker")
     world.env["HAIL_ENVELOPE_MAX"] = cap
-    msg_id = send(world, "worker", "h" * 100_000)
+    msg_id = world.send("worker", "ask", "--", "h" * 100_000)
     r = world.run("deliver", "--format", "claude", cwd="worker")
     text = context_of(r.stdout)
     assert delivered_ids(r.stdout) == [msg_id]
@@ -168,7 +169,7 @@ def test_forged_huge_header_values_in_a_stored_file_never_blow_the_hook_budget(
     world: World,
 ) -> None:
     know(world, "worker")
-    send(world, "worker", "an ordinary one first")  # makes new/ and cur/
+    world.send("worker", "ask", "--", "an ordinary one first")  # makes new/ and cur/
     assert world.run("inbox", cwd="worker").returncode == 0
     new = world.state / "seats" / "worker" / "new"
     big = "r" * 100_000
