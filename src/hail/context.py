@@ -105,6 +105,7 @@ class Ctx:
         found = self.seat()
         if found is None:
             raise no_seat_error(self.cwd)
+        self.store.check_trusted(self.reading_mailboxes(found))
         if found.bindable:  # a HAIL_SEAT seat writes nothing, not even the root
             self.store.ensure()
             self.store.bind(found)

@@ -12,6 +12,7 @@ import os
 
 from hail.argv import REMOVED, VERBS
 from hail.errors import SeatError, UsageError
+from hail.text import clip_value, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,15 +69,22 @@ class Seat:
 
 
 def _marker(d: str) -> tuple[str, str] | None:
-    """The (name, source) a directory's own marker gives, or None."""
+    """The (name, source) a directory's own marker gives, or None.
+
+    A `.hail-seat` another user owns gives the source `.hail-seat of uid <n>`, never trusted.
+    """
     seat_file = os.path.join(d, ".hail-seat")
     if os.path.isfile(seat_file):
+        source = ".hail-seat"
         try:
             with open(seat_file, "rb") as f:
+                owner = os.fstat(f.fileno()).st_uid
+                if owner not in (os.geteuid(), 0):
+                    source = f".hail-seat of uid {owner}"
                 text = f.read(4096).decode("utf-8", errors="replace").strip()
         except OSError:
             text = ""
-        return text, ".hail-seat"
+        return text, source
     if os.path.isdir(os.path.join(d, ".jj")):
         return os.path.basename(d), "jj workspace root"
     if os.path.lexists(os.path.join(d, ".git")):
@@ -84,10 +92,11 @@ def _marker(d: str) -> tuple[str, str] | None:
     return None
 
 
-def find_seat(cwd: str, home: str | None) -> Seat | None:
+def find_seat(cwd: str, home: str | None, ignored: list[str] | None = None) -> Seat | None:
     """The nearest marked directory from `cwd` upwards, stopping (exclusive) at $HOME.
 
-    Raises SeatError when the marker names an invalid or reserved seat.
+    A marker another user could have written (see `trust`) is skipped, and why is appended to
+    `ignored` when given. Raises SeatError when the marker names an invalid or reserved seat.
     """
     home_real = os.path.realpath(home) if home else None
     # Resolved once: every parent of a resolved path is resolved too.
@@ -98,16 +107,30 @@ def find_seat(cwd: str, home: str | None) -> Seat | None:
         found = _marker(d)
         if found is not None:
             name, source = found
-            if not is_seat_name(name):
-                raise SeatError(
-                    f"seat name '{name}' from {d} is not a plain name; write a plain name "
-                    f"[A-Za-z0-9._-] (not a hail verb) to {d}/.hail-seat"
-                )
-            return Seat(name, d, source)
+            why = distrust_of(d, source)
+            if why is None:
+                if not is_seat_name(name):
+                    raise SeatError(
+                        f"seat name '{clip_value(one_line(name), 64)}' from {d} is not a plain "
+                        f"name; write a plain name [A-Za-z0-9._-] (not a hail verb) to "
+                        f"{d}/.hail-seat"
+                    )
+                return Seat(name, d, source)
+            if ignored is not None:
+                ignored.append(f"the {source.split(' of ')[0]} marker of {d} is ignored: {why}")
         parent = os.path.dirname(d)
         if parent == d:
             return None
         d = parent
+
+
+def distrust_of(d: str, source: str) -> str | None:
+    """Why a marker found in `d` may be another user's, or None when it is yours."""
+    if source.startswith(".hail-seat of uid "):
+        return f"the file belongs to uid {source.rsplit(' ', 1)[1]}"
+    from hail.trust import marker_distrust
+
+    return marker_distrust(d)
 
 
 def seat_of(cwd: str, home: str | None, env: Mapping[str, str]) -> Seat | None:

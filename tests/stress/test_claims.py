@@ -13,6 +13,7 @@ import pytest
 from hail.hooks import deliver as deliver_mod
 from hail.store import gc as store_gc
 from hail.store import maildir
+from hail.store.message import render
 from hail.store.store import Store
 from tests.stress.conftest import context_of, delivered_ids
 from tests.stress.users import UserWorld, needs_root, user_world
@@ -26,10 +27,18 @@ DAY = 86400
 
 
 def _sudo_send(w: UserWorld, headline: str) -> str:
-    """A send run as root with the user's environment (`sudo -E hail …`): root owns the file."""
-    r = w.run("worker", "ask", "--no-wake", "--", headline, as_root=True)
-    assert r.returncode == 5, r.stderr
-    return id_of(r.stdout)
+    """A message file root wrote into the user's inbox, 0600, as `sudo -E hail …` did before hail
+    refused another user's seat markers (and as any root process still can)."""
+    msg_id = f"1130T0000{len(list(w.root.rglob('*.md'))):02d}-0f0f"
+    headers = {"from": "boss", "reply": "boss", "kind": "ask", "id": msg_id, "ask": headline}
+    path = w.state / "seats" / "worker" / "new" / f"{msg_id}.md"
+    path.write_text(render(headers, headline))
+    path.chmod(0o600)
+    os.chown(path, 0, 0)
+    link = w.state / "ids" / msg_id
+    link.symlink_to("worker")
+    os.lchown(link, 0, 0)
+    return msg_id
 
 
 @needs_root

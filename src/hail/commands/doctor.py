@@ -9,6 +9,7 @@ history (one listing of each `new/` and `cur/`, one stat per read message).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
@@ -22,6 +23,7 @@ from hail.output import emit
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs
 from hail.store import gc as store_gc
+from hail.text import one_line
 
 if TYPE_CHECKING:
     from hail.output import Check
@@ -46,7 +48,8 @@ class _Lines:
     def say(self, status: Check, text: str) -> None:
         if status == "FIX":
             self.failed = True
-        emit(PREFIX.get(status, "note ") + text)
+        # Paths and markers come from the filesystem: one clean line, whatever their bytes.
+        emit(PREFIX.get(status, "note ") + one_line(text))
 
 
 def doctor(ctx: Ctx) -> int:
@@ -97,6 +100,15 @@ def _check_root(ctx: Ctx, out: _Lines) -> None:
             "note",
             f"0.3 state in {root} is ignored; to import it, run migrate with hail 0.5.x first",
         )
+    _check_state_owner(ctx, out)
+
+
+def _check_state_owner(ctx: Ctx, out: _Lines) -> None:
+    """A state root, or a directory in it, that another user owns or may write."""
+    try:
+        ctx.store.check_trusted(ctx.store.mailbox_names())
+    except HailError as e:
+        out.say("FIX", e.message)
 
 
 def _check_cap(ctx: Ctx, out: _Lines) -> None:
@@ -130,11 +142,27 @@ def _check_seat(ctx: Ctx, out: _Lines) -> Seat | None:
     except HailError as e:
         out.say("FIX", e.message)
         return None
+    _note_ignored_markers(ctx, out)
     if seat is None:
         out.say("ok", f"no seat here ({ctx.cwd}); fine outside a workspace")
     else:
         out.say("ok", f"seat here: {seat.name} ({seat.source}, {seat.root})")
     return seat
+
+
+def _note_ignored_markers(ctx: Ctx, out: _Lines) -> None:
+    """Markers the seat walk skipped because another user could have written them."""
+    from hail.seat import find_seat
+
+    ignored: list[str] = []
+    with contextlib.suppress(HailError):  # reported by the seat check itself
+        find_seat(ctx.cwd, ctx.home, ignored)
+    for line in ignored:
+        out.say(
+            "note",
+            f"{line}; another user could have written it (README: Guarantees). Use a directory "
+            "only you can write, or add .hail-seat to your own workspace",
+        )
 
 
 def _check_tmux(ctx: Ctx, seat: Seat | None, out: _Lines) -> Panes | None:

@@ -304,6 +304,7 @@ def post(
         # so replies, its brief (lapsed holds) and gc find it [docs/seats.md
         # "Shared directories and sub-seats"].
         fs.make_dirs(ctx.store.mailbox(who.reply).path)
+    ctx.store.check_trusted([to.mailbox])  # before anything is written for the message
     msg_id = ctx.store.reserve_id(to.mailbox, now)
     until = (
         ids.iso(now + (letter.span or policy.HOLD_DEFAULT_SECONDS)) if letter.kind == "hold" else ""

@@ -111,9 +111,10 @@ def deliver(fmt: str | None, event: str) -> int:
         seat = ctx.seat()
         if seat is None:
             return 0
+        mailboxes = ctx.reading_mailboxes(seat, codex_format=fmt == "codex")
+        ctx.store.check_trusted(mailboxes)  # another user's state: logged, nothing delivered
         ctx.store.ensure()
         ctx.store.bind(seat)
-        mailboxes = ctx.reading_mailboxes(seat, codex_format=fmt == "codex")
         if fmt is not None:
             for name in mailboxes:
                 ctx.store.mailbox(name).touch_hooked()

@@ -83,6 +83,31 @@ class Store:
         if not os.path.isdir(self.root):
             fs.make_dirs(self.root)
 
+    def distrust(self, mailboxes: list[str]) -> str | None:
+        """Why this state may be another user's to write (the root, its top directories and these
+        mailboxes), or None. Another user who can write here can plant or read mail."""
+        from hail.trust import state_distrust
+
+        paths = [self.root, self.seats, self.holds]
+        for name in mailboxes:
+            box = self.mailbox(name)
+            paths += [box.path, box.new, box.cur, box.tmp]
+        for path in paths:
+            why = state_distrust(path)
+            if why is not None:
+                return why
+        return None
+
+    def check_trusted(self, mailboxes: list[str]) -> None:
+        """Raise when `distrust` finds a reason: nothing is read or written there."""
+        why = self.distrust(mailboxes)
+        if why is not None:
+            raise StateError(
+                f"{why}: hail reads and writes no mail there, since another user could plant or "
+                f"read it. If it is yours, run chown -R {os.geteuid()} {self.root} && chmod -R "
+                f"go-w {self.root}; else set XDG_STATE_HOME to a directory of your own"
+            )
+
     def mailbox(self, name: str) -> Mailbox:
         return Mailbox(os.path.join(self.seats, name))
 
