@@ -17,7 +17,6 @@ from hail.store.message import render
 from hail.store.store import Store
 from tests.stress.conftest import context_of, delivered_ids
 from tests.stress.users import UserWorld, needs_root, user_world
-from tests.support.ids import id_of
 from tests.support.world import World
 
 pytestmark = pytest.mark.stress
