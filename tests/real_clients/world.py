@@ -17,11 +17,9 @@ import contextlib
 import os
 import signal
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
-from tests.support.entry import hail_bin
-from tests.support.ids import id_of
+from tests.support.entry import HailRun, hail_bin
 from tests.support.procs import alive, wait_until
 
 from .clients import (
@@ -47,23 +45,6 @@ echo released
 """
 
 
-@dataclass
-class Hail:
-    """The result of one hail run."""
-
-    args: list[str]
-    rc: int
-    out: str
-    err: str
-
-    @property
-    def id(self) -> str:
-        return id_of(self.out)
-
-    def __str__(self) -> str:
-        return f"hail {' '.join(self.args)} -> rc {self.rc}\nstdout: {self.out!r}\nstderr: {self.err!r}"
-
-
 class World:
     def __init__(
         self,
@@ -87,8 +68,8 @@ class World:
         self.seat: dict[str, Path] = {}
         self.fakes: list[FakeServer] = []
         self.agents: list[Agent] = []
-        self.log: list[Hail] = []
-        self.setup_run: Hail | None = None
+        self.log: list[HailRun] = []
+        self.setup_run: HailRun | None = None
         self._tmux: ClientTmux | None = None
         try:
             self._build(bin_dir, with_hail, probe_context, setup)
@@ -199,7 +180,7 @@ class World:
         pane: str | None = None,
         timeout: float = 60,
         extra_env: dict[str, str] | None = None,
-    ) -> Hail:
+    ) -> HailRun:
         """Run hail as an agent in ``pane`` would (default: the boss shell pane), against the
         scratch server only."""
         env = dict(self.env) | {"HAIL_SOCKET": self.tmux.socket}
@@ -216,11 +197,13 @@ class World:
             timeout=timeout,
             check=False,
         )
-        result = Hail(args, proc.returncode, proc.stdout, proc.stderr)
+        result = HailRun(args, proc.returncode, proc.stdout, proc.stderr)
         self.log.append(result)
         return result
 
-    def send(self, target: str, headline: str, body: str | None = None, kind: str = "ask") -> Hail:
+    def send(
+        self, target: str, headline: str, body: str | None = None, kind: str = "ask"
+    ) -> HailRun:
         """``hail <target> <kind> <<'EOF'`` from the boss seat: headline line, then the body."""
         text = headline + ("\n\n" + body if body else "") + "\n"
         return self.hail([target, kind], stdin=text)

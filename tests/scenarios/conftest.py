@@ -18,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.entry import run_hail
-from tests.support.ids import id_of
+from tests.support.entry import HailRun, run_hail
 from tests.support.procs import wait_until
 from tests.support.tmux import ScratchTmux
 from tests.support.world import Seats, clean_env
@@ -31,17 +30,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if HERE in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.tmux)
-
-
-@dataclass
-class Result:
-    rc: int
-    out: str
-    err: str
-
-    @property
-    def id(self) -> str:
-        return id_of(self.out)
 
 
 @dataclass
@@ -110,7 +98,7 @@ class Scene(Seats):
         env: Mapping[str, str] | None = None,
         cwd: Path | None = None,
         timeout: float = 60,
-    ) -> Result:
+    ) -> HailRun:
         """Run the installed hail from the pane's directory with TMUX_PANE=pane; stdin /dev/null."""
         full = {**self.env, "HAIL_SOCKET": self.socket, "TMUX_PANE": pane, **(env or {})}
         full = {k: v for k, v in full.items() if v is not None}
@@ -125,10 +113,10 @@ class Scene(Seats):
         env: Mapping[str, str] | None = None,
         stdin: str | bytes | None = None,
         timeout: float = 60,
-    ) -> Result:
+    ) -> HailRun:
         env = env if env is not None else {**self.env, "HAIL_SOCKET": self.socket}
         proc = run_hail(*args, cwd=cwd, env=env, stdin=stdin, timeout=timeout)
-        return Result(proc.returncode, proc.stdout, proc.stderr)
+        return HailRun(list(args), proc.returncode, proc.stdout, proc.stderr)
 
     # --- state ----------------------------------------------------------------------------------
 

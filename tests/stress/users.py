@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.entry import hail_bin
+from tests.support.entry import run_hail
 from tests.support.world import World, clean_env
 
 #: The user hail runs as, and another local user; neither needs a passwd entry.
@@ -52,23 +52,8 @@ class UserWorld(World):
     ) -> subprocess.CompletedProcess[str]:
         where = cwd if isinstance(cwd, Path) else self.root / cwd
         drop = [] if as_root else ["setpriv", f"--reuid={YOU}", f"--regid={YOU}", "--clear-groups"]
-        data = stdin.encode() if isinstance(stdin, str) else stdin
-        proc = subprocess.run(
-            [*drop, hail_bin(), *args],
-            cwd=where,
-            env={**self.env, **(env or {})},
-            input=data,
-            stdin=None if data is not None else subprocess.DEVNULL,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
-        return subprocess.CompletedProcess(
-            proc.args,
-            proc.returncode,
-            proc.stdout.decode("utf-8", errors="replace"),
-            proc.stderr.decode("utf-8", errors="replace"),
-        )
+        env = {**self.env, **(env or {})}
+        return run_hail(*args, cwd=where, env=env, stdin=stdin, timeout=timeout, prefix=drop)
 
     def make_seat(self, name: str, content: str | None = None) -> Path:
         d = super().make_seat(name, content)

@@ -143,14 +143,17 @@ def unfinished_writes(store: Store, boxes: dict[str, BoxScan], now: float) -> li
     """Files in a mailbox's tmp/ older than a send can take: what a killed send or a full disk
     left. A send renames its file out of tmp/ within seconds, so these are never a send's."""
     cutoff = now - policy.TMP_STALE_SECONDS
+    return [p for name in boxes for p in _files_older_than(store.mailbox(name).tmp, cutoff)]
+
+
+def _files_older_than(directory: str, cutoff: float) -> list[str]:
+    """The plain files in `directory` last modified before `cutoff`."""
     out = []
-    for name in boxes:
-        tmp = store.mailbox(name).tmp
-        for entry in fs.list_names(tmp):
-            path = os.path.join(tmp, entry)
-            t = fs.mtime(path)
-            if t is not None and t < cutoff and os.path.isfile(path):
-                out.append(path)
+    for name in fs.list_names(directory):
+        path = os.path.join(directory, name)
+        t = fs.mtime(path)
+        if t is not None and t < cutoff and os.path.isfile(path):
+            out.append(path)
     return out
 
 
@@ -251,12 +254,7 @@ def stale_records(store: Store, now: float, days: int) -> list[str]:
             sent_at = record.epoch or fs.mtime(record.path) or 0.0
             if sent_at < cutoff:
                 out.append(record.path)
-    for name in fs.list_names(store.read_marks):
-        path = os.path.join(store.read_marks, name)
-        t = fs.mtime(path)
-        if t is not None and t < cutoff and os.path.isfile(path):
-            out.append(path)
-    return out
+    return out + _files_older_than(store.read_marks, cutoff)
 
 
 # --- writing: the three steps of one move ----------------------------------------------------
