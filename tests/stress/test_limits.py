@@ -172,3 +172,18 @@ def test_a_tool_call_payload_the_hook_cannot_read_whole_delivers_nothing(
     assert world.run("sent", msg_id).stdout == "delivered\n"
     after = world.run("deliver", "--format", "claude", cwd="worker")  # the next prompt brings it
     assert msg_id in after.stdout
+
+
+def test_inbox_all_shows_read_mail_within_the_budget_and_counts_the_rest(world: World) -> None:
+    _flood(world, 300, "z" * 500)
+    while "more unread" in world.run("inbox", cwd="worker").stdout:
+        pass
+    r = world.run("inbox", "--all", cwd="worker")
+    assert r.returncode == 0
+    assert len(r.stdout.encode()) <= policy.INBOX_MAX_BYTES + 1024, len(r.stdout)
+    hidden = re.search(
+        r"^\((\d+) older read messages not shown: hail show <id> prints one\)$", r.stdout, re.M
+    )
+    assert hidden, r.stdout[-300:]
+    shown = r.stdout.count("receipt: read ")
+    assert shown + int(hidden.group(1)) == 301

@@ -9,6 +9,7 @@ output enters the agent's context as tool output.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -147,13 +148,14 @@ def _write(lines: list[str]) -> None:
 class _Inbox:
     """What one `hail inbox` call shows, what it claimed, and what it had to leave."""
 
-    __slots__ = ("claims", "items", "left", "refused", "used")
+    __slots__ = ("claims", "hidden", "items", "left", "refused", "used")
 
     def __init__(self) -> None:
         self.items: list[_Shown] = []
         self.claims: list[tuple[Mailbox, str]] = []
         self.refused: list[str] = []  # unread files of another user: never claimed
         self.left = 0  # unread messages past the output budget: still unread
+        self.hidden = 0  # `--all`: read messages past the output budget, not shown
         self.used = 0
 
     def give_back(self) -> None:
@@ -192,15 +194,24 @@ def _take_unread(box: Mailbox, peek: bool, got: _Inbox) -> list[tuple[str, _Show
 
 
 def _read_ones(box: Mailbox, got: _Inbox) -> list[tuple[str, _Shown]]:
-    """`--all`: every claimed message of the mailbox with its receipt."""
+    """`--all`: the claimed messages of the mailbox with their receipts, newest first while the
+    output budget lasts; the older ones are only counted."""
     entries = []
-    for msg_id, how, path in box.claimed():
-        if any(p == path for _, p in got.claims):
+    claimed = {p for _, p in got.claims}
+    for msg_id, how, path in sorted(box.claimed(), reverse=True):
+        if path in claimed:
             continue
-        t = fs.mtime(path)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            continue
+        if got.hidden or got.used + st.st_size > policy.INBOX_MAX_BYTES:
+            got.hidden += 1
+            continue
         text = fs.read_text(path)
-        if text is not None and t is not None:
-            entries.append((msg_id, _Shown(parse(text), f"{how} {ids.iso(t)}")))
+        if text is not None:
+            got.used += st.st_size
+            entries.append((msg_id, _Shown(parse(text), f"{how} {ids.iso(st.st_mtime)}")))
     return entries
 
 
@@ -230,6 +241,8 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
         raise
     if got.items:
         tail = [f"({got.left} more unread: run hail inbox again)"] if got.left else []
+        if got.hidden:
+            tail.append(f"({got.hidden} older read messages not shown: hail show <id> prints one)")
         write_claimed(
             got.items,
             got.claims,
