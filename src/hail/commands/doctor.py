@@ -160,7 +160,8 @@ def _note_ignored_markers(ctx: Ctx, out: _Lines) -> None:
     for line in ignored:
         out.say(
             "note",
-            f"{line}; another user could have written it (README: Guarantees). Use a directory "
+            f'{line}; another user could have written it (docs/seats.md "Seat of a directory"). '
+            "Use a directory "
             "only you can write, or add .hail-seat to your own workspace",
         )
 
