@@ -15,13 +15,15 @@ import time
 from functools import partial
 from pathlib import Path
 
+from tests.support.ids import ID
+
 from .clients import Agent
 from .evidence import eventually, first_delivery, submitted_prompt
 from .fake_http import request_text
 from .world import World
 
 EXIT = re.compile(r"Process exited with code (\d+)")
-ID = re.compile(r"^id=(\d{4}T\d{6}-[0-9a-f]{4})$", re.M)
+ID_LINE = re.compile(rf"^id=({ID})$", re.M)
 
 
 def run_in_codex(world: World, agent: Agent, command: str) -> tuple[int, str]:
@@ -69,7 +71,7 @@ def test_codex_in_its_default_sandbox_sends_to_claude_and_to_codex_and_receives(
         "hail boss ask 'please review the parser change' 'BODY-SBX-CLAUDE line one\nline two'",
     )
     assert code == 0, out
-    to_claude = ID.search(out)
+    to_claude = ID_LINE.search(out)
     assert to_claude is not None, out
     stored(world, "boss", to_claude.group(1))
     submitted_prompt(claude, to_claude.group(1))
@@ -83,7 +85,7 @@ def test_codex_in_its_default_sandbox_sends_to_claude_and_to_codex_and_receives(
         world, sender, "hail shared ask 'check the gate' 'BODY-SBX-CODEX the gate log is long'"
     )
     assert code == 0, out
-    to_codex = ID.search(out)
+    to_codex = ID_LINE.search(out)
     assert to_codex is not None, out
     stored(world, "shared", to_codex.group(1))
     submitted_prompt(peer, to_codex.group(1))

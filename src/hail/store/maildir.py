@@ -7,7 +7,6 @@ Paths are plain strings: this runs on every hook call, and pathlib costs more to
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 from hail.store import fs
@@ -72,8 +71,10 @@ class Mailbox:
         try:
             fs.write_new(tmp, text.encode("utf-8"), sync=True)
         except BaseException:  # a full disk, say: leave no half-written file behind
-            with contextlib.suppress(OSError):
+            try:  # not contextlib.suppress: importing contextlib costs every hook call
                 os.unlink(tmp)
+            except OSError:
+                pass
             raise
         if inline:
             dest = os.path.join(self.cur, f"{msg_id}.inline.md")
