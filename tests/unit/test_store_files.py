@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -69,3 +70,24 @@ def test_a_receipt_in_one_mailbox_is_the_claim_then_unread_then_nothing(tmp_path
         "worker",
         True,
     )
+
+
+def test_a_write_that_fails_leaves_no_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full_disk(fd: int, data: bytes | memoryview) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full_disk)
+    path = tmp_path / "message.md"
+    with pytest.raises(OSError, match="No space left"):
+        fs.write_new(str(path), b"body", sync=True)
+    assert not path.exists()
+
+
+def test_a_file_that_exists_is_neither_overwritten_nor_removed(tmp_path: Path) -> None:
+    path = tmp_path / "message.md"
+    path.write_bytes(b"first")
+    with pytest.raises(FileExistsError):
+        fs.write_new(str(path), b"second", sync=False)
+    assert path.read_bytes() == b"first"

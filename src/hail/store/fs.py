@@ -32,15 +32,20 @@ def make_dirs(path: str) -> None:
 
 
 def write_new(path: str, data: bytes, *, sync: bool) -> None:
-    """Create `path` exclusively (0600) and write `data`; fsync when asked."""
+    """Create `path` exclusively (0600) and write `data`; fsync when asked. A write that fails (a
+    full disk, say) leaves no half-written file behind."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
     try:
-        os.fchmod(fd, FILE_MODE)
-        write_all(fd, data)
-        if sync:
-            os.fsync(fd)
-    finally:
-        os.close(fd)
+        try:
+            os.fchmod(fd, FILE_MODE)
+            write_all(fd, data)
+            if sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        remove_quietly(path)
+        raise
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -49,6 +54,14 @@ def write_all(fd: int, data: bytes) -> None:
     while view:
         n = os.write(fd, view)
         view = view[n:]
+
+
+def remove_quietly(path: str) -> None:
+    """Remove a file of our own that must not stay; one that is already gone is no error."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -64,10 +77,7 @@ def write_atomic(path: str, text: str) -> None:
         write_new(tmp, text.encode("utf-8", "surrogateescape"), sync=False)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        remove_quietly(tmp)
         raise
 
 

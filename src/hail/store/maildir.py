@@ -68,14 +68,7 @@ class Mailbox:
         fs.make_dirs(self.new)
         fs.make_dirs(self.cur)
         tmp = os.path.join(self.tmp, f"{msg_id}.md")
-        try:
-            fs.write_new(tmp, text.encode("utf-8"), sync=True)
-        except BaseException:  # a full disk, say: leave no half-written file behind
-            try:  # not contextlib.suppress: importing contextlib costs every hook call
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        fs.write_new(tmp, text.encode("utf-8"), sync=True)
         if inline:
             dest = os.path.join(self.cur, f"{msg_id}.inline.md")
         else:
