@@ -42,3 +42,23 @@ def test_another_session_starts_its_own_streak(tmp_path: Path) -> None:
 def test_a_garbled_streak_file_counts_as_no_streak(tmp_path: Path) -> None:
     (tmp_path / FILE).write_text("nonsense here and there\n")
     assert StopGuard(str(tmp_path), SESSION).count == 0
+
+
+def test_a_stop_whose_payload_was_not_on_stdin_yet_continues_the_streak(tmp_path: Path) -> None:
+    # On a loaded machine the hook can start before the harness writes its payload: such a Stop
+    # names no session, and must neither reset the count nor let the agent go on past the cap.
+    StopGuard(str(tmp_path), SESSION).blocked()
+    StopGuard(str(tmp_path), b"").blocked()
+    for _ in range(policy.STOP_BLOCKS_MAX - 2):
+        StopGuard(str(tmp_path), SESSION).blocked()
+    assert not StopGuard(str(tmp_path), SESSION).may_block()
+    assert not StopGuard(str(tmp_path), b"").may_block()
+    # The streak stays keyed by the session it saw, so another session still starts its own.
+    assert StopGuard(str(tmp_path), b'{"session_id":"other-1"}').may_block()
+
+
+def test_a_streak_begun_without_a_session_is_continued_by_the_session(tmp_path: Path) -> None:
+    StopGuard(str(tmp_path), b"").blocked()
+    for _ in range(policy.STOP_BLOCKS_MAX - 1):
+        StopGuard(str(tmp_path), SESSION).blocked()
+    assert not StopGuard(str(tmp_path), SESSION).may_block()

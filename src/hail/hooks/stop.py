@@ -4,8 +4,8 @@
 which both harnesses read as "continue the turn with this". It only blocks for mail it has just
 claimed, and a streak of blocks ends the first time a Stop does not block (no mail, or the cap): the
 agent then really ends its turn. The streak is one small file per mailbox, `stop-blocks`, holding
-the session id (from the hook payload, when it is already on stdin) and the count; written only when
-a Stop blocks, removed when one does not. Plain os calls and byte searches: no json on the hook path
+the session id (from the hook payload, when it is already on stdin; a Stop that sees none continues
+the streak it finds) and the count; written only when a Stop blocks, removed when one does not. Plain os calls and byte searches: no json on the hook path
 [docs/hooks.md "Stop"].
 """
 
@@ -17,6 +17,8 @@ from hail import policy
 from hail.store import fs
 
 FILE = "stop-blocks"
+#: The session of a payload that was not on stdin yet.
+UNKNOWN = "-"
 
 
 def session_of(payload: bytes) -> str:
@@ -44,11 +46,17 @@ class StopGuard:
 
     def __init__(self, mailbox_dir: str, payload: bytes) -> None:
         self.path = os.path.join(mailbox_dir, FILE)
-        self.session = session_of(payload) or "-"
+        self.session = session_of(payload) or UNKNOWN
         self.count = 0
         saved = (fs.read_text(self.path) or "").split()
-        if len(saved) == 2 and saved[0] == self.session and saved[1].isdigit():
+        if len(saved) != 2 or not saved[1].isdigit():
+            return
+        # A payload not yet on stdin names no session: the streak goes on (the safe side), or a
+        # loaded machine that starts the hook before the harness writes would reset the count.
+        if UNKNOWN in (saved[0], self.session) or saved[0] == self.session:
             self.count = int(saved[1])
+            if self.session == UNKNOWN:
+                self.session = saved[0]
 
     def may_block(self) -> bool:
         return self.count < policy.STOP_BLOCKS_MAX
