@@ -42,7 +42,7 @@ def _payload(prompt: str) -> bytes:
 
 def run_hook(command: str, prompt: str) -> str:
     """The hook's additionalContext ("" when it printed nothing or failed)."""
-    # The payload is a file, not a pipe: the hook reads stdin only when it is already there.
+    # The payload is a file, not a pipe: the hook reads it as it is, with no wait.
     with tempfile.TemporaryFile() as payload:
         payload.write(_payload(prompt))
         payload.seek(0)

@@ -61,8 +61,11 @@ DELIVER_MAX_BYTES = 8192
 #: output and cuts the middle, Codex keeps less; what is not printed stays unread for the next call.
 INBOX_MAX_KIB = 16
 INBOX_MAX_BYTES = INBOX_MAX_KIB * 1024
-#: The harness's JSON payload is read only if it is already there, at most this much.
+#: The harness's JSON payload is read up to this much. A harness writes it right after starting the
+#: hook, which on a loaded machine can get to stdin first: a pipe gets this long to bring it (a
+#: harness never takes that long; a pipe nobody writes costs a hook no more).
 HOOK_STDIN_MAX = 64 * 1024
+HOOK_PAYLOAD_WAIT = 0.5
 #: The Stop hook makes an agent go on with mail it just claimed at most this many times in a row;
 #: the next Stop lets the turn end and the mail waits for the next prompt or tool call. Codex has
 #: no cap of its own, and a peer that sends every second must not keep a session busy for good.

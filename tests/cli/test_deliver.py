@@ -15,12 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from hail import policy
 from hail.context import Ctx
 from hail.hooks.brief import brief_hook
 from hail.hooks.deliver import deliver
 from hail.store.message import render
 from hail.store.store import Store
 from tests.support.entry import hail_bin
+from tests.support.procs import wait_until
 from tests.support.world import World
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"
@@ -290,7 +292,9 @@ def spawn(
     )
 
 
-def test_deliver_never_waits_on_an_idle_stdin(world: World, tmp_path: Path) -> None:
+def test_deliver_waits_on_an_idle_stdin_no_longer_than_a_payload_takes(
+    world: World, tmp_path: Path
+) -> None:
     world.send("worker", "ask", "no wait", body="delivered anyway")
     fifo = tmp_path / "stdin.fifo"
     os.mkfifo(fifo)
@@ -300,12 +304,50 @@ def test_deliver_never_waits_on_an_idle_stdin(world: World, tmp_path: Path) -> N
         started = time.monotonic()
         proc = spawn(world, "deliver", "--format", "claude", stdin=reader)
         out, _ = proc.communicate(timeout=10)
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < policy.HOOK_PAYLOAD_WAIT + 1.0
     finally:
         os.close(reader)
         os.close(holder)
     assert proc.returncode == 0
     assert b"delivered anyway" in out
+
+
+def sleeping(pid: int) -> bool:
+    """Whether the process is blocked in a system call (the hook: waiting on stdin), or gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] in ("S", "Z")
+
+
+def hook_with_late_payload(world: World, event: str, payload: str) -> str:
+    """Run the hook as a harness that writes the payload only after the hook is waiting for it
+    (as on a loaded machine): its stdout."""
+    proc = spawn(world, "deliver", "--format", "claude", "--event", event, stdin=subprocess.PIPE)
+    assert wait_until(lambda: sleeping(proc.pid), 10)
+    # A hook that did not wait has exited by now: the write is lost (communicate ignores that).
+    out, err = proc.communicate(payload.encode(), timeout=10)
+    assert (proc.returncode, err) == (0, b"")
+    return out.decode()
+
+
+def test_a_sub_agents_payload_written_after_the_hook_started_still_keeps_the_mail(
+    world: World,
+) -> None:
+    world.send("worker", "ask", "not for the sub-agent", body="body")
+    payload = json.dumps({"agent_id": "a1", "hook_event_name": "PostToolUse", "tool_name": "x"})
+    assert hook_with_late_payload(world, "PostToolUse", payload) == ""
+    assert len(os.listdir(new_dir(world))) == 1, "the mail waits for the agent's own hook"
+
+
+def test_a_persons_prompt_written_after_the_hook_started_still_counts(world: World) -> None:
+    msg_id = world.send("worker", "ask", "the headline", body="the body")
+    envelope = f"[hail kind:ask from:boss id:{msg_id}] the headline — hail inbox"
+    shown = hook_with_late_payload(world, "UserPromptSubmit", prompt_payload(envelope))
+    assert msg_id in shown and "the headline" not in shown, "the prompt was read"
+    hook_with_late_payload(world, "UserPromptSubmit", prompt_payload("a person types this"))
+    assert (world.state / "seats/worker/prompted").exists()
 
 
 def test_deliver_reads_a_payload_already_on_stdin(world: World) -> None:

@@ -98,10 +98,10 @@ def deliver(fmt: str | None, event: str) -> int:
         return 0
     # The sub-agent guard reads a tool call's payload.
     tool_call = fmt is not None and event == "PostToolUse"
-    if tool_call and protocol.is_subagent_call(protocol.available_payload()):
+    if tool_call and protocol.is_subagent_call(protocol.payload()):
         return 0
     # A prompt's payload says whether a person typed it, and which envelope it is: read it once.
-    payload = protocol.available_bytes() if fmt is not None and event == "UserPromptSubmit" else b""
+    payload = protocol.payload_bytes() if fmt is not None and event == "UserPromptSubmit" else b""
     ctx: Ctx | None = None
     claims = Claims()
     guard = None
@@ -125,7 +125,7 @@ def deliver(fmt: str | None, event: str) -> int:
         if event == "Stop":
             from hail.hooks.stop import StopGuard
 
-            guard = StopGuard(ctx.store.mailbox(mailboxes[0]).path, protocol.available_bytes())
+            guard = StopGuard(ctx.store.mailbox(mailboxes[0]).path, protocol.payload_bytes())
             if not guard.may_block():
                 guard.ended()  # the turn ends; the mail waits for the next prompt or tool call
                 return 0

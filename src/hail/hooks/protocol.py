@@ -31,31 +31,56 @@ def stdout_reaches_nobody() -> bool:
     return (st.st_dev, st.st_ino) == (null.st_dev, null.st_ino)
 
 
-def available_bytes() -> bytes:
-    """The harness's payload as raw bytes, only if it is already on stdin: never waits
-    [docs/hooks.md "What deliver reads"]."""
+def payload_bytes() -> bytes:
+    """The harness's payload as raw bytes [docs/hooks.md "What deliver reads"].
+
+    A harness starts the hook, then writes the payload and closes stdin: on a loaded machine the
+    hook can get here first, and a payload read only if already there would be missed now and
+    then (a sub-agent's tool call taken for the agent's own, a person's prompt for none). So a
+    pipe gets up to HOOK_PAYLOAD_WAIT to bring it, up to its end or its closing `}`; a file or
+    /dev/null is read as it is, a terminal never.
+    """
     import select  # only hooks that read the payload load it
+    import stat
 
     try:
-        ready, _, _ = select.select([0], [], [], 0)
-        if not ready:
+        if os.isatty(0):
             return b""
-        return os.read(0, policy.HOOK_STDIN_MAX)
-    except (OSError, ValueError):
+        mode = os.fstat(0).st_mode
+    except OSError:
         return b""
+    piped = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+    deadline = time.monotonic() + (policy.HOOK_PAYLOAD_WAIT if piped else 0.0)
+    data = b""
+    try:
+        while len(data) < policy.HOOK_STDIN_MAX:
+            # Once a whole object may be here, take only what follows at once: a harness that
+            # keeps stdin open costs no wait.
+            whole = data.rstrip().endswith(b"}")
+            wait = 0.0 if whole else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([0], [], [], wait)
+            if not ready:
+                break
+            chunk = os.read(0, policy.HOOK_STDIN_MAX - len(data))
+            if not chunk:
+                break
+            data += chunk
+    except (OSError, ValueError):
+        pass  # what was read so far is judged like a payload cut short
+    return data
 
 
 #: What a payload that could not be read whole counts as: possibly a sub-agent's.
 UNSEEN = {"agent_id": "?"}
 
 
-def available_payload() -> object | None:
-    """The harness's JSON payload, only if it is already on stdin: never waits."""
-    data = available_bytes()
+def payload() -> object | None:
+    """The harness's JSON payload, as far as the sub-agent guard needs it (`payload_bytes`)."""
+    data = payload_bytes()
     if not data:
         return None
     if len(data) >= policy.HOOK_STDIN_MAX or not data.rstrip().endswith(b"}"):
-        # Cut at the read limit, or still arriving: the part not seen may name a sub-agent, whose
+        # Cut at the read limit, or not whole in time: the part not seen may name a sub-agent, whose
         # context is thrown away, so mail waits for a hook that sees its whole payload.
         return UNSEEN
     if b'"agent_id"' not in data:

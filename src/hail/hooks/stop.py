@@ -4,9 +4,9 @@
 which both harnesses read as "continue the turn with this". It only blocks for mail it has just
 claimed, and a streak of blocks ends the first time a Stop does not block (no mail, or the cap): the
 agent then really ends its turn. The streak is one small file per mailbox, `stop-blocks`, holding
-the session id (from the hook payload, when it is already on stdin; a Stop that sees none continues
-the streak it finds) and the count; written only when a Stop blocks, removed when one does not. Plain os calls and byte searches: no json on the hook path
-[docs/hooks.md "Stop"].
+the session id (from the hook payload; a Stop that got none in time continues the streak it finds)
+and the count; written only when a Stop blocks, removed when one does not. Plain os calls and byte
+searches: no json on the hook path [docs/hooks.md "Stop"].
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from hail import policy
 from hail.store import fs
 
 FILE = "stop-blocks"
-#: The session of a payload that was not on stdin yet.
+#: The session of a Stop that got no payload in time.
 UNKNOWN = "-"
 
 
 def session_of(payload: bytes) -> str:
-    """The payload's `session_id` string, or "" (the payload was not on stdin yet)."""
+    """The payload's `session_id` string, or "" (no payload came in time, or it names none)."""
     at = payload.find(b'"session_id"')
     if at < 0:
         return ""
@@ -51,8 +51,8 @@ class StopGuard:
         saved = (fs.read_text(self.path) or "").split()
         if len(saved) != 2 or not saved[1].isdigit():
             return
-        # A payload not yet on stdin names no session: the streak goes on (the safe side), or a
-        # loaded machine that starts the hook before the harness writes would reset the count.
+        # A Stop that got no payload in time names no session: the streak goes on (the safe side),
+        # or a harness slower than the wait would reset the count.
         if UNKNOWN in (saved[0], self.session) or saved[0] == self.session:
             self.count = int(saved[1])
             if self.session == UNKNOWN:
