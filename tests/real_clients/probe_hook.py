@@ -18,12 +18,17 @@ import sys
 import time
 
 CONTEXT_EVENTS = ("SessionStart", "UserPromptSubmit", "PostToolUse")
+#: Both clients close stdin after the payload, so this is only the bound on a client that never
+#: writes one.
+PAYLOAD_WAIT = 10.0
 
 
 def main(argv: list[str]) -> int:
     payload: object = None
     try:
-        if select.select([0], [], [], 1.0)[0]:
+        # The client writes the payload after starting the hook, and on a loaded machine that can
+        # take a while: a payload missed here is a turn or a prompt the tests never see.
+        if select.select([0], [], [], PAYLOAD_WAIT)[0]:
             raw = sys.stdin.buffer.read()
             payload = json.loads(raw) if raw.strip() else None
     except (OSError, ValueError):
