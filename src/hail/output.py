@@ -17,12 +17,19 @@ if TYPE_CHECKING:
 
 
 def shown(text: str) -> str:
-    """`text` as it can be printed: bytes of a path that are not UTF-8 become U+FFFD."""
+    """`text` as it can be printed to a terminal: bytes of a path that are not UTF-8 become U+FFFD,
+    and any other unprintable character but a line break is escaped (`\\x1b`, `\\u202e`), so a
+    value the caller typed (an id, a path) cannot drive their terminal when hail echoes it."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return text
+        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    if text.replace("\n", "").isprintable():  # the common case, at C speed
+        return text
+    return "".join(
+        ch if ch == "\n" or ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
 
 
 def emit(text: str = "") -> None:

@@ -128,6 +128,21 @@ def test_show_refuses_what_cannot_be_an_id(world: World) -> None:
         assert (proc.returncode, proc.stderr) == (1, f"error: '{bad}' is not a message id\n")
 
 
+def test_an_id_is_echoed_with_its_control_characters_escaped(world: World) -> None:
+    # An id pasted with an escape sequence or a bidi override must not drive the caller's terminal
+    # when hail prints it back (docs/commands.md "Output conventions").
+    bad = "1001T000000-0000\x1b[31m\u202e"
+    escaped = "1001T000000-0000\\x1b[31m\\u202e"
+    sent = world.run("sent", "1001T000000-0001", bad)
+    assert sent.stdout == f"1001T000000-0001 unknown\n{escaped} unknown\n"
+    waited = world.run("await", bad, "--timeout", "0")
+    assert (waited.returncode, waited.stdout) == (1, f"{escaped} timeout\n")
+    shown = world.run("show", bad)
+    assert shown.returncode == 1
+    assert "\x1b" not in shown.stderr and "\u202e" not in shown.stderr
+    assert escaped in shown.stderr
+
+
 def _archive(world: World, msg_id: str, how: str) -> None:
     """What gc does to a read message: index line first, move, then drop the id link."""
     month = time.strftime("%Y-%m", time.gmtime())
