@@ -170,3 +170,34 @@ def test_doctor_stops_saying_gc_is_due_once_gc_ran(world: World) -> None:
     )
     world.run("gc")
     assert "gc is due" not in world.run("doctor").stdout
+
+
+def test_a_mailbox_left_aside_by_a_killed_gc_is_finished_by_the_next(world: World) -> None:
+    # gc deletes a deleted workspace's mailbox by renaming it aside first; killed right after that
+    # rename, it left `seats/.gc-<pid>-<hex>` holding mail that no lookup could reach.
+    world.make_seat("temp")
+    world.run("whoami", cwd="temp")
+    msg_id = world.send("temp", "ask", "arrived just before the rename", known=False)
+    box = world.state / "seats" / "temp"
+    aside = world.state / "seats" / ".gc-999999999-0badf00d"  # no such process
+    box.rename(aside)
+    r = world.run("gc")
+    assert r.returncode == 0
+    assert r.stdout == _result(world, 0, 1, 1, 0, 0)
+    assert not aside.exists()
+    month = _month(time.time())
+    assert (world.state / "archive" / month / "temp" / "new" / f"{msg_id}.md").is_file()
+    shown = world.run("show", msg_id)
+    assert shown.returncode == 0 and "arrived just before the rename" in shown.stdout
+
+
+def test_a_mailbox_a_running_gc_set_aside_is_left_to_it(world: World) -> None:
+    world.make_seat("temp")
+    world.run("whoami", cwd="temp")
+    world.send("temp", "ask", "being archived right now", known=False)
+    aside = world.state / "seats" / f".gc-{os.getpid()}-0badf00d"  # a live process, just now
+    (world.state / "seats" / "temp").rename(aside)
+    os.utime(aside)
+    r = world.run("gc")
+    assert r.stdout == _result(world, 0, 0, 0, 0, 0)
+    assert any((aside / "new").iterdir())

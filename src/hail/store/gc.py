@@ -312,6 +312,9 @@ def collect(store: Store, now: float, days: int) -> Report:
     plan = scan(store, now, days)
     read = _archive_read(store, plan)
     mailboxes, unread = _archive_deleted(store, plan)
+    finished, late_unread = _finish_set_aside(store, now)
+    mailboxes += finished
+    unread += late_unread
     holds = _remove_all(stale_holds(store, now, days))
     records = _remove_all(stale_records(store, now, days))
     conversation.sweep_replies(store, now - days * DAY_SECONDS)
@@ -356,19 +359,76 @@ def _remove_mailbox(store: Store, box: Mailbox, month: str) -> None:
     """Delete the emptied mailbox directory, which frees the seat name.
 
     It is first renamed aside, so a message sent to the name meanwhile lands in a fresh directory
-    instead of being deleted; one that arrived just before the rename is archived from there.
+    instead of being deleted; one that arrived just before the rename is archived from there. A gc
+    killed in between leaves the directory aside, and the next gc finishes it (`_finish_set_aside`).
     """
     # Named by pid and a random suffix, never by the seat: a name may be 255 bytes already.
-    aside = os.path.join(os.path.dirname(box.path), f".gc-{os.getpid()}-{os.urandom(4).hex()}")
+    aside = os.path.join(
+        os.path.dirname(box.path), f"{ASIDE_PREFIX}{os.getpid()}-{os.urandom(4).hex()}"
+    )
     try:
         os.rename(box.path, aside)
     except FileNotFoundError:
         return
+    with contextlib.suppress(OSError):
+        os.utime(aside)  # when it was set aside: a later gc leaves it to this one for an hour
     stragglers = Mailbox(aside)
     late = _messages_of(stragglers, month)
     if late:
         archive_messages(store, box.name, late)
     shutil.rmtree(aside, ignore_errors=True)
+
+
+#: What `_remove_mailbox` renames a mailbox to before deleting it.
+ASIDE_PREFIX = ".gc-"
+
+
+def _finish_set_aside(store: Store, now: float) -> tuple[int, int]:
+    """Finish the mailboxes an earlier gc renamed aside and was killed before deleting.
+
+    Their messages are archived under the mailbox their `ids/<id>` link names (the link goes only
+    after the move); one whose link is gone stays where it is, with its directory. A directory of a
+    gc that may still be running (its pid alive, renamed within the hour) is left alone.
+    """
+    month = month_of(now)
+    finished = unread = 0
+    try:
+        names = [n for n in os.listdir(store.seats) if n.startswith(ASIDE_PREFIX)]
+    except OSError:
+        return 0, 0
+    for name in names:
+        aside = os.path.join(store.seats, name)
+        if _maybe_running(name, aside, now):
+            continue
+        stragglers = Mailbox(aside)
+        files = _messages_of(stragglers, month)
+        by_box: dict[str, list[tuple[str, str, str, str]]] = {}
+        for f in files:
+            box = store.lookup(f[0])
+            if box is not None:
+                by_box.setdefault(box, []).append(f)
+        for box, mine in by_box.items():
+            archive_messages(store, box, mine)
+            unread += sum(1 for f in mine if f[3] == "new")
+        if not _messages_of(stragglers, month):
+            shutil.rmtree(aside, ignore_errors=True)
+            finished += 1
+    return finished, unread
+
+
+def _maybe_running(name: str, path: str, now: float) -> bool:
+    """Whether the gc that set `path` aside may still be at work on it."""
+    pid_text = name[len(ASIDE_PREFIX) :].split("-", 1)[0]
+    t = fs.mtime(path)
+    if t is None or t < now - policy.TMP_STALE_SECONDS or not pid_text.isdigit():
+        return False
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # alive, another user's
+    return True
 
 
 def _remove_all(paths: list[str]) -> int:
