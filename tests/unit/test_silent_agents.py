@@ -1,0 +1,91 @@
+"""`hail doctor`'s line for an agent pane whose seat has had no hook since the agent started
+(docs/commands.md "doctor"), on real processes named like the agents; tmux is not needed to ask."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hail import policy
+from hail.commands.hook_check import silent_agent_lines
+from hail.context import Ctx
+from hail.transport.panes import Pane, Panes
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+
+class _Later(Ctx):
+    """The same context, asked past the grace an agent has to run its first hook."""
+
+    def now(self) -> float:
+        return super().now() + policy.DOCTOR_AGENT_GRACE_SECONDS + 5
+
+
+@pytest.fixture
+def agents(tmp_path: Path) -> Iterator[dict[str, int]]:
+    """A `claude` and a `codex` process (copies of sleep), by name."""
+    procs = {}
+    for name in ("claude", "codex"):
+        exe = tmp_path / "bin" / name
+        exe.parent.mkdir(exist_ok=True)
+        shutil.copy(shutil.which("sleep") or "/bin/sleep", exe)
+        procs[name] = subprocess.Popen([str(exe), "600"])
+    yield {name: p.pid for name, p in procs.items()}
+    for p in procs.values():
+        p.kill()
+        p.wait()
+
+
+def _ctx(tmp_path: Path) -> Ctx:
+    env = {"HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    return _Later.from_env(env)
+
+
+def _panes(agents: dict[str, int]) -> Panes:
+    return Panes(
+        [
+            Pane("%1", agents["claude"], "claude", "/w/a", "claude", "a"),
+            Pane("%2", agents["codex"], "codex", "/w/b", "codex", "b"),
+        ]
+    )
+
+
+def test_an_agent_with_no_hook_since_it_started_is_named_per_harness(
+    tmp_path: Path, agents: dict[str, int]
+) -> None:
+    lines = silent_agent_lines(_ctx(tmp_path), _panes(agents))
+    assert [status for status, _ in lines] == ["FIX", "note"]
+    claude, codex = (text for _, text in lines)
+    assert claude.startswith("claude in %1 (seat a) started at ")
+    assert claude.endswith(
+        "no hail hook has run in a since: its hooks do not run; the hook lines above say why"
+    )
+    # Codex runs its first hook at the first prompt: an idle new session is only a note.
+    assert codex.startswith("codex in %2 (seat b) started at ")
+    assert codex.endswith(
+        "no hail hook has run in b since: it has had no prompt yet, or its hooks do not run"
+        " (Codex runs them once trusted: hail setup --trust-codex)"
+    )
+
+
+def test_a_hook_run_since_the_agent_started_clears_its_line(
+    tmp_path: Path, agents: dict[str, int]
+) -> None:
+    ctx = _ctx(tmp_path)
+    ctx.store.ensure()
+    for seat in ("a", "b"):
+        box = ctx.store.mailbox(seat)
+        os.makedirs(box.path, exist_ok=True)
+        box.touch_hooked()
+    assert silent_agent_lines(ctx, _panes(agents)) == []
+
+
+def test_an_agent_within_its_grace_is_not_named(tmp_path: Path, agents: dict[str, int]) -> None:
+    env = {"HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "state")}
+    assert silent_agent_lines(Ctx.from_env(env), _panes(agents)) == []
