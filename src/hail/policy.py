@@ -87,6 +87,10 @@ SUBMIT_PAUSE_PER_CHAR = 0.0007
 #: After Enter, the envelope must leave the composer within this, or the send is not complete
 #: (a client that turned busy meanwhile may keep it there).
 SUBMIT_VERIFY_TIMEOUT = 2.0
+#: A client draws its idle composer only after its Stop hook let the turn end (Claude Code 2.1.332:
+#: up to 0.2 s later on a loaded machine): a send that finds the screen still busy then waits this
+#: long for it to settle, so a message filed after the Stop hook looked is typed, not left unread.
+TURN_END_WAIT = 2.0
 #: Dialog and composer checks look at the last lines of the screen only.
 SCREEN_TAIL_LINES = 8
 #: The one `ps` call of a pane survey; past this the process tree counts as unknown.

@@ -669,3 +669,20 @@ def test_a_stop_that_does_not_block_ends_the_streak(world: World) -> None:
     for n in range(3):
         world.send("worker", "ask", f"again {n}")
         assert stop(world).stdout.startswith('{"decision":"block"'), n
+
+
+def test_a_stop_that_lets_the_turn_end_marks_the_mailbox_until_another_hook_runs(
+    world: World,
+) -> None:
+    box = Store(str(world.state)).mailbox("worker")
+    world.run("whoami", cwd="worker")
+    assert not box.turn_ending()
+    assert stop(world).stdout == ""
+    assert box.turn_ending(), "the turn is ending: a send may wait for the idle screen"
+    world.run("deliver", "--format", "claude", "--event", "PostToolUse", cwd="worker")
+    assert not box.turn_ending(), "another hook ran: the turn goes on"
+    world.send("worker", "ask", "arrives when the turn ends")
+    assert stop(world).stdout.startswith('{"decision":"block"')
+    assert not box.turn_ending(), "a Stop that makes the agent go on leaves no mark"
+    assert stop(world).stdout == ""
+    assert box.turn_ending()

@@ -9,7 +9,8 @@ Modes:
   text stays in the input, `PASTED-NEWLINE` is printed); a CR after a quiet gap submits.
 - `codex`: like Codex 0.171. Idle: Enter submits (`SUBMITTED <text>`) and clears the input. After
   it submits `go-busy`, it is busy for good: it shows `Messages to be submitted after next tool
-  call` above its input line and keeps the text (and the Enter) in the input.
+  call` above its input line and keeps the text (and the Enter) in the input, until a Ctrl-D ends
+  its turn: the screen is cleared to an idle composer.
 - `stuck`: looks like an idle Codex composer, but Enter never submits: the text stays in it.
 
 The input line is redrawn at the bottom as `› <text>`, like a real composer.
@@ -113,7 +114,10 @@ def paste(data: str, text: str, burst: bool) -> str:
 
 def codex(data: str, text: str, busy: bool) -> tuple[str, bool]:
     for ch in data:
-        if ch != "\r":
+        if ch == "\x04" and busy:
+            out("\x1b[2J\x1b[HTURN-ENDED\r\n")
+            text, busy = "", False
+        elif ch != "\r":
             text += ch
         elif busy:
             # A busy Codex keeps the text: it will be submitted after the next tool call.

@@ -4,9 +4,12 @@ the hooks carry the message. Each outcome of a send on a scratch tmux server, wi
 
 from __future__ import annotations
 
+import subprocess
 import time
 
+from hail import policy
 from tests.scenarios.conftest import HERE, Scene, script_command
+from tests.support.entry import hail_bin
 from tests.support.procs import wait_until
 
 COMPOSER = HERE / "fake_composer.py"
@@ -155,3 +158,47 @@ def test_an_agent_named_in_hail_agent_commands_gets_typing_only_in_the_foregroun
     idle = scene.as_pane(scene.sender, "own", "fyi", "now you are")
     assert idle.rc == 0, idle.err
     assert wait_until(lambda: idle.id in scene.screen(pane))
+
+
+def make_busy(scene: Scene) -> None:
+    scene.tmux("send-keys", "-t", scene.recv, "-l", "go-busy")
+    assert wait_until(lambda: "go-busy" in scene.screen(scene.recv))
+    time.sleep(0.3)  # the stand-in, like Codex, takes text and Enter together as a paste
+    scene.tmux("send-keys", "-t", scene.recv, "Enter")
+    assert wait_until(lambda: "Messages to be submitted" in scene.screen(scene.recv))
+
+
+def test_an_ask_sent_as_the_turn_ends_is_typed_once_the_screen_settles(scene: Scene) -> None:
+    start_codex(scene)
+    make_busy(scene)
+    # The agent's Stop hook finds no mail and lets the turn end; the client has not redrawn yet.
+    assert scene.as_pane(scene.recv, "deliver", "--format", "codex", "--event", "Stop").rc == 0
+    sending = subprocess.Popen(
+        [hail_bin(), "worker", "ask", "asked as the turn ends"],
+        cwd=scene.seat_dir("boss"),
+        env={**scene.env, "HAIL_SOCKET": scene.socket, "TMUX_PANE": scene.sender},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    # Filed after its look at the (busy) screen and after the Stop hook looked for mail.
+    assert wait_until(lambda: scene.new_files("worker") != [])
+    scene.tmux("send-keys", "-t", scene.recv, "C-d")  # the client draws its idle composer
+    _, err = sending.communicate(timeout=30)
+    assert (sending.returncode, err) == (0, ""), err
+    assert wait_until(lambda: "SUBMITTED [hail kind:ask" in scene.screen(scene.recv))
+
+
+def test_an_ask_to_a_turn_its_stop_hook_continued_waits_for_the_hooks(scene: Scene) -> None:
+    start_codex(scene)
+    make_busy(scene)
+    scene.as_pane(scene.sender, "worker", "fyi", "for the Stop hook")
+    stop = scene.as_pane(scene.recv, "deliver", "--format", "codex", "--event", "Stop")
+    assert stop.out.startswith('{"decision":"block"'), "the agent goes on with its mail"
+    started = time.monotonic()
+    sent = scene.as_pane(scene.sender, "worker", "ask", "while it goes on")
+    assert sent.rc == 0, sent.err
+    assert sent.err == "hail: busy: arrives at worker's next tool call or when its turn ends\n"
+    assert time.monotonic() - started < policy.TURN_END_WAIT, "no wait for a turn that goes on"
+    assert sent.id not in scene.screen(scene.recv), "nothing typed"

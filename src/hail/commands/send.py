@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from hail.transport.panes import Pane
     from hail.transport.screen import Verdict
     from hail.transport.tmux import Tmux
+    from hail.transport.wake import WakeResult
 
 _SPAN_UNIT = {"m": 60, "h": 3600, "d": 86400}
 
@@ -469,17 +470,26 @@ def wake_and_report(
 
     tmux, pane, verdict = where
     inline = InlineFiling(ctx, to.mailbox, msg_id) if kind in policy.CONTROL_KINDS else None
-    result = wake(
-        tmux,
-        pane,
-        line,
-        verdict,
-        submit=not args.no_submit,
-        force=args.force,
-        before_enter=inline.file if inline else None,
-    )
-    if inline is not None and not result.submitted:
-        inline.undo()
+
+    def attempt(verdict: Verdict | None) -> WakeResult:
+        result = wake(
+            tmux,
+            pane,
+            line,
+            verdict,
+            submit=not args.no_submit,
+            force=args.force,
+            before_enter=inline.file if inline else None,
+        )
+        if inline is not None and not result.submitted:
+            inline.undo()
+        return result
+
+    result = attempt(verdict)
+    if result.busy and hooks_live(ctx, to.mailbox):
+        settled = screen_after_turn_end(ctx, tmux, pane.id, to.mailbox, msg_id)
+        if settled is not None:
+            result = attempt(settled)
     if result.busy:
         if hooks_live(ctx, to.mailbox):
             note(f"busy: arrives at {to.mailbox}'s next tool call or when its turn ends")
@@ -509,6 +519,31 @@ class InlineFiling:
         if self.claimed is not None:
             self.box.give_back(self.claimed)
             self.claimed = None
+
+
+def screen_after_turn_end(
+    ctx: Ctx, tmux: Tmux, pane: str, mailbox: str, msg_id: str
+) -> Verdict | None:
+    """A client redraws its idle composer only after its Stop hook, up to a few tenths of a second
+    on a loaded machine: a busy screen whose Stop hook already looked for mail and let the turn
+    end would leave a message filed meanwhile for the next prompt. So while the mailbox says its
+    turn is ending, wait for the screen to settle. Its verdict then, or None: no turn is ending, a
+    hook took the message, another hook ran (its turn goes on), or it stayed busy."""
+    import time
+
+    from hail.transport import screen
+    from hail.transport.wake import read_screen
+
+    box = ctx.store.mailbox(mailbox)
+    deadline = time.monotonic() + policy.TURN_END_WAIT
+    while box.turn_ending() and box.is_unread(msg_id):
+        verdict = read_screen(tmux, pane)
+        if verdict is not None and verdict.state not in (screen.BUSY, screen.QUEUED):
+            return verdict
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(policy.TYPE_POLL_SECONDS)
+    return None
 
 
 def hooks_live(ctx: Ctx, mailbox: str) -> bool:

@@ -126,6 +126,11 @@ def deliver(fmt: str | None, event: str) -> int:
             from hail.hooks.stop import StopGuard
 
             guard = StopGuard(ctx.store.mailbox(mailboxes[0]).path, protocol.payload_bytes())
+            if fmt is not None:
+                # Before looking for mail: a send that files after this look sees the mark and
+                # waits for the turn to end rather than leave its message for the next prompt.
+                for name in mailboxes:
+                    ctx.store.mailbox(name).touch_stopping()
             if not guard.may_block():
                 guard.ended()  # the turn ends; the mail waits for the next prompt or tool call
                 return 0
@@ -153,6 +158,10 @@ def deliver(fmt: str | None, event: str) -> int:
     if guard is not None:
         try:
             guard.blocked()
+            for name in mailboxes:
+                ctx.store.mailbox(
+                    name
+                ).clear_stopping()  # the turn goes on: its next Stop looks again
         except OSError as exc:
             protocol.log_error(ctx.store, "deliver", exc)
     return 0

@@ -46,7 +46,7 @@ class Unread:
 class Mailbox:
     """The directory `seats/<name>/` of one mailbox (a seat or a sub-seat)."""
 
-    __slots__ = ("cur", "hooked", "name", "new", "path", "pending", "tmp")
+    __slots__ = ("cur", "hooked", "name", "new", "path", "pending", "stopping", "tmp")
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -56,6 +56,7 @@ class Mailbox:
         self.tmp = os.path.join(path, "tmp")
         self.pending = os.path.join(path, "pending")
         self.hooked = os.path.join(path, "hooked")
+        self.stopping = os.path.join(path, "stopping")
 
     def exists(self) -> bool:
         return os.path.isdir(self.path)
@@ -108,6 +109,18 @@ class Mailbox:
             fs.make_dirs(self.path)
             fs.touch(self.hooked)
 
+    def touch_stopping(self) -> None:
+        """A Stop hook is about to look for mail: until another hook runs, the agent's turn may be
+        ending, and mail filed after this look waits unless it is typed [docs/hooks.md "Stop"]."""
+        fs.touch(self.stopping)
+
+    def clear_stopping(self) -> None:
+        """The Stop hook made the agent go on: its turn is not ending."""
+        try:
+            os.unlink(self.stopping)
+        except FileNotFoundError:
+            pass
+
     # --- reading -------------------------------------------------------------------------------
 
     def unread(self) -> list[Unread]:
@@ -148,6 +161,16 @@ class Mailbox:
 
     def hooked_at(self) -> float | None:
         return fs.mtime(self.hooked)
+
+    def is_unread(self, msg_id: str) -> bool:
+        return os.path.exists(os.path.join(self.new, f"{msg_id}.md"))
+
+    def turn_ending(self) -> bool:
+        """The last hook that read this mailbox was a Stop that let the turn end (it touches
+        `stopping` after `hooked`; any later hook touches `hooked` again)."""
+        stopped = fs.mtime(self.stopping)
+        hooked = fs.mtime(self.hooked)
+        return stopped is not None and hooked is not None and stopped >= hooked
 
 
 def not_yours(path: str) -> str:
