@@ -16,6 +16,7 @@ from hail import policy
 from hail.commands.hook_check import silent_agent_lines
 from hail.context import Ctx
 from hail.transport.panes import Pane, Panes
+from tests.support.procs import wait_until
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -36,10 +37,16 @@ def agents(tmp_path: Path) -> Iterator[dict[str, int]]:
         exe.parent.mkdir(exist_ok=True)
         shutil.copy(shutil.which("sleep") or "/bin/sleep", exe)
         procs[name] = subprocess.Popen([str(exe), "600"])
+    # Popen can return before the exec has renamed the child: until then it is still `python`.
+    assert wait_until(lambda: all(_named(p.pid, name) for name, p in procs.items()))
     yield {name: p.pid for name, p in procs.items()}
     for p in procs.values():
         p.kill()
         p.wait()
+
+
+def _named(pid: int, name: str) -> bool:
+    return Path(f"/proc/{pid}/comm").read_text().strip() == name
 
 
 def _ctx(tmp_path: Path) -> Ctx:
