@@ -7,6 +7,7 @@ Hooks never fail a session [docs/hooks.md "Failure handling"]: `log_error` never
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 from hail import policy
@@ -40,9 +41,6 @@ def payload_bytes() -> bytes:
     pipe gets up to HOOK_PAYLOAD_WAIT to bring it, up to its end or its closing `}`; a file or
     /dev/null is read as it is, a terminal never.
     """
-    import select  # only hooks that read the payload load it
-    import stat
-
     try:
         if os.isatty(0):
             return b""
@@ -54,20 +52,49 @@ def payload_bytes() -> bytes:
     data = b""
     try:
         while len(data) < policy.HOOK_STDIN_MAX:
-            # Once a whole object may be here, take only what follows at once: a harness that
-            # keeps stdin open costs no wait.
-            whole = data.rstrip().endswith(b"}")
-            wait = 0.0 if whole else max(0.0, deadline - time.monotonic())
-            ready, _, _ = select.select([0], [], [], wait)
-            if not ready:
-                break
-            chunk = os.read(0, policy.HOOK_STDIN_MAX - len(data))
+            chunk = _read_at_once(policy.HOOK_STDIN_MAX - len(data), regular=stat.S_ISREG(mode))
+            if chunk is None:  # nothing there yet
+                # Once a whole object may be here, take only what follows at once: a harness that
+                # keeps stdin open costs no wait.
+                whole = data.rstrip().endswith(b"}")
+                wait = 0.0 if whole else deadline - time.monotonic()
+                if wait <= 0 or not _readable_within(wait):
+                    break
+                continue
             if not chunk:
                 break
             data += chunk
     except (OSError, ValueError):
         pass  # what was read so far is judged like a payload cut short
     return data
+
+
+def _read_at_once(size: int, *, regular: bool) -> bytes | None:
+    """What stdin holds now (b"" at its end), or None when nothing is there yet: never waits.
+
+    A pipe or socket (Node, so Claude Code, hands hooks a socket) is read with O_NONBLOCK set for
+    that read only, so a payload already there costs no `select`, a shared library to load.
+    """
+    if regular:
+        return os.read(0, size)
+    blocking = os.get_blocking(0)
+    if blocking:
+        os.set_blocking(0, False)
+    try:
+        return os.read(0, size)
+    except BlockingIOError:
+        return None
+    finally:
+        if blocking:
+            os.set_blocking(0, True)
+
+
+def _readable_within(seconds: float) -> bool:
+    """Whether stdin brings something within `seconds`: only a payload not there yet waits."""
+    import select  # loaded only for that wait
+
+    ready, _, _ = select.select([0], [], [], seconds)
+    return bool(ready)
 
 
 #: What a payload that could not be read whole counts as: possibly a sub-agent's.
