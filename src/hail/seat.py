@@ -12,7 +12,6 @@ import os
 
 from hail.argv import REMOVED, VERBS
 from hail.errors import SeatError, UsageError
-from hail.text import clip_value, one_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -110,6 +109,8 @@ def find_seat(cwd: str, home: str | None, ignored: list[str] | None = None) -> S
             why = distrust_of(d, source)
             if why is None:
                 if not is_seat_name(name):
+                    from hail.text import clip_value, one_line  # only to show a bad name
+
                     raise SeatError(
                         f"seat name '{clip_value(one_line(name), 64)}' from {d} is not a plain "
                         f"name; write a plain name [A-Za-z0-9._-] (not a hail verb) to "

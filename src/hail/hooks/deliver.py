@@ -13,7 +13,10 @@ from hail.context import Ctx
 from hail.hooks import protocol
 from hail.store import fs
 from hail.store.maildir import Mailbox, not_yours
-from hail.store.message import Message, parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.store.message import Message
 
 _PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
 
@@ -60,6 +63,10 @@ def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
                 continue
             if path is None:
                 continue  # another reader won the race
+            # Only imported when there is mail: the empty hook, the common one, needs neither.
+            from hail import frame
+            from hail.store.message import Message, parse
+
             claims.taken.append((box, path, Message()))  # given back even if reading fails
             text = fs.read_text(path)
             if text is None:  # gone since the claim: nothing to show
@@ -67,8 +74,6 @@ def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
                 continue
             msg = parse(text)
             claims.taken[-1] = (box, path, msg)
-            from hail import frame  # only imported when there is mail to frame
-
             used += frame.frame_bytes(frame.frame(_PLACEHOLDER_TOKEN, msg))
     return claims
 

@@ -13,7 +13,6 @@ from hail.errors import SeatError, StateError
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs
 from hail.store.maildir import Mailbox
-from hail.store.message import Message, parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Literal
 
     from hail.store.maildir import How
+    from hail.store.message import Message
 
     #: What `hail sent` answers: claimed (how), still unread in the inbox, or no such message.
     Status = How | Literal["delivered", "unknown"]
@@ -213,6 +213,8 @@ class Store:
         text = fs.read_text(receipt.path)
         if text is None:
             return None
+        from hail.store.message import parse  # not on the hooks' path, which never finds
+
         return parse(text), receipt
 
 
