@@ -164,7 +164,7 @@ def test_a_chain_counts_replies_and_a_persons_prompt_starts_it_again(tmp_path: P
     thread = conversation.thread_of(store, "1130T100000-0001", "boss", "worker")
     assert (thread.is_reply, thread.chain) == (True, 4)
     assert conversation.thread_of(store, "1130T100000-0001", "boss", "third").is_reply is False
-    conversation.mark_prompted(store, "worker")  # now, after the ask was sent
+    store.mailbox("worker").mark_prompted()  # now, after the ask was sent
     assert conversation.thread_of(store, "1130T100000-0001", "boss", "worker").chain == 1
     assert conversation.thread_of(store, None, "boss", "worker").chain == 0
     assert conversation.thread_of(store, "1130T100000-9999", "boss", "worker").parent is None

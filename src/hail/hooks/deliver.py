@@ -124,9 +124,7 @@ def deliver(fmt: str | None, event: str) -> int:
             for name in mailboxes:
                 ctx.store.mailbox(name).touch_hooked()
         if person:
-            from hail.store.conversation import mark_prompted
-
-            mark_prompted(ctx.store, mailboxes[0])  # a person looked in: reply chains start again
+            ctx.store.mailbox(mailboxes[0]).mark_prompted()  # reply chains start again
         if event == "Stop":
             from hail.hooks.stop import StopGuard
 

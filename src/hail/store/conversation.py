@@ -1,14 +1,13 @@
-"""Conversations in the state: which messages answer which ask, how long a chain of replies has run
-since a person last prompted, and the marks those prompts leave [docs/conversations.md "Replies",
-"Loop guard"].
+"""Conversations in the state: which messages answer which ask, and how long a chain of replies has
+run since a person last prompted [docs/conversations.md "Replies", "Loop guard"].
 
 - `replies/<ask id>/<reply id>` is a link whose target is the mailbox the reply went to, written
   right after the reply is filed: `sent` and `await --reply` find an ask's replies with one listing.
 - A message sent with `--re` carries `chain: <n>`, its place in a chain of replies; a person's
-  prompt in the pane of either party (the `prompted` mark a prompt hook leaves in its mailbox)
-  starts the count again. The count comes from headers and hook payloads only, never from a pane.
+  prompt in the pane of either party (the `prompted` mark a prompt hook leaves in its mailbox:
+  `Mailbox.mark_prompted`) starts the count again. The count comes from headers and hook payloads only, never from a pane.
 
-Filesystem only, and cheap: the prompt hook calls `mark_prompted`, `sent` calls `replies_of`.
+Filesystem only, and cheap: `sent` calls `replies_of`.
 """
 
 from __future__ import annotations
@@ -88,27 +87,6 @@ def seat_of_mailbox(mailbox: str) -> str:
     return mailbox.split("@", 1)[0]
 
 
-# --- person prompts ------------------------------------------------------------------------------
-
-
-def _prompted_path(store: Store, mailbox: str) -> str:
-    return os.path.join(store.seats, mailbox, "prompted")
-
-
-def mark_prompted(store: Store, mailbox: str) -> None:
-    """A person prompted the agent reading `mailbox`: chains of replies through it start again."""
-    path = _prompted_path(store, mailbox)
-    try:
-        os.utime(path)
-    except FileNotFoundError:
-        fs.make_dirs(os.path.dirname(path))
-        fs.touch(path)
-
-
-def prompted_at(store: Store, mailbox: str) -> float | None:
-    return fs.mtime(_prompted_path(store, mailbox))
-
-
 # --- a send's place in its conversation ----------------------------------------------------------
 
 
@@ -151,7 +129,7 @@ def thread_of(store: Store, re_id: str | None, sender: str, recipient: str) -> T
     asker = parent.get("reply")
     is_reply = parent.kind == "ask" and seat_of_mailbox(asker) == seat_of_mailbox(recipient)
     sent_at = ids.parse_iso(parent.get("time")) or 0.0
-    if any((prompted_at(store, m) or 0.0) >= sent_at for m in (sender, recipient)):
+    if any((store.mailbox(m).prompted_at() or 0.0) >= sent_at for m in (sender, recipient)):
         return Thread(parent, is_reply, 1)
     return Thread(parent, is_reply, chain_of(parent) + 1)
 

@@ -1,4 +1,5 @@
-"""One mailbox: a Maildir (`tmp → new → cur`) plus the sender's pending records and the hook mark.
+"""One mailbox: a Maildir (`tmp → new → cur`) plus the sender's pending records and the marks the
+hooks leave: a hook ran, a Stop let the turn end, a person prompted.
 
 A message becomes visible in `new/` only by rename after fsync, and is claimed by renaming it into
 `cur/`: of several claimers exactly one rename succeeds, and "not found" means another one won.
@@ -46,7 +47,7 @@ class Unread:
 class Mailbox:
     """The directory `seats/<name>/` of one mailbox (a seat or a sub-seat)."""
 
-    __slots__ = ("cur", "hooked", "name", "new", "path", "pending", "stopping", "tmp")
+    __slots__ = ("cur", "hooked", "name", "new", "path", "pending", "prompted", "stopping", "tmp")
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -56,6 +57,7 @@ class Mailbox:
         self.tmp = os.path.join(path, "tmp")
         self.pending = os.path.join(path, "pending")
         self.hooked = os.path.join(path, "hooked")
+        self.prompted = os.path.join(path, "prompted")
         self.stopping = os.path.join(path, "stopping")
 
     def exists(self) -> bool:
@@ -103,11 +105,20 @@ class Mailbox:
             pass
 
     def touch_hooked(self) -> None:
+        """An installed hook ran for this mailbox: doctor and the quiet fyi read it."""
+        self._mark(self.hooked)
+
+    def mark_prompted(self) -> None:
+        """A person prompted the agent reading this mailbox: chains of replies through it start
+        again [docs/conversations.md "Person prompts"]."""
+        self._mark(self.prompted)
+
+    def _mark(self, path: str) -> None:
         try:
-            os.utime(self.hooked)
+            os.utime(path)
         except FileNotFoundError:
             fs.make_dirs(self.path)
-            fs.touch(self.hooked)
+            fs.touch(path)
 
     def touch_stopping(self) -> None:
         """A Stop hook is about to look for mail: until another hook runs, the agent's turn may be
@@ -161,6 +172,9 @@ class Mailbox:
 
     def hooked_at(self) -> float | None:
         return fs.mtime(self.hooked)
+
+    def prompted_at(self) -> float | None:
+        return fs.mtime(self.prompted)
 
     def is_unread(self, msg_id: str) -> bool:
         return os.path.exists(os.path.join(self.new, f"{msg_id}.md"))
