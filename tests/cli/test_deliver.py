@@ -629,11 +629,13 @@ def _fast_world(world: World) -> None:
     )
 
 
-@pytest.mark.parametrize("args", FAST_CALLS)
-def test_fast_verbs_import_nothing_off_the_lean_path(world: World, args: tuple[str, ...]) -> None:
+def run_fast_verb(
+    world: World, python_args: list[str], args: tuple[str, ...]
+) -> subprocess.CompletedProcess[str]:
+    """A fast verb of the installed script in `_fast_world`, run by `python <python_args>`."""
     _fast_world(world)
-    proc = subprocess.run(
-        [sys.executable, "-X", "importtime", hail_bin(), *args],
+    return subprocess.run(
+        [sys.executable, *python_args, hail_bin(), *args],
         cwd=world.root / "worker",
         env=world.env,
         stdin=subprocess.DEVNULL,
@@ -641,6 +643,11 @@ def test_fast_verbs_import_nothing_off_the_lean_path(world: World, args: tuple[s
         text=True,
         check=False,
     )
+
+
+@pytest.mark.parametrize("args", FAST_CALLS)
+def test_fast_verbs_import_nothing_off_the_lean_path(world: World, args: tuple[str, ...]) -> None:
+    proc = run_fast_verb(world, ["-X", "importtime"], args)
     modules = {
         line.split("|")[-1].strip().split(".")[0]
         for line in proc.stderr.splitlines()
@@ -655,16 +662,7 @@ def test_fast_verbs_import_nothing_off_the_lean_path(world: World, args: tuple[s
 
 @pytest.mark.parametrize("args", FAST_CALLS)
 def test_fast_verbs_start_no_process(world: World, args: tuple[str, ...]) -> None:
-    _fast_world(world)
-    proc = subprocess.run(
-        [sys.executable, "-c", AUDIT, hail_bin(), *args],
-        cwd=world.root / "worker",
-        env=world.env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = run_fast_verb(world, ["-c", AUDIT], args)
     assert "AUDIT" not in proc.stderr
     assert proc.returncode in (0, 1), proc.stderr
     if args[0] == "deliver":
@@ -694,16 +692,7 @@ runpy.run_path(sys.argv[0], run_name="__main__")
 def test_fast_verbs_leave_the_exit_collections_nothing_to_walk(
     world: World, args: tuple[str, ...]
 ) -> None:
-    _fast_world(world)
-    proc = subprocess.run(
-        [sys.executable, "-c", EXIT_PROBE, hail_bin(), *args],
-        cwd=world.root / "worker",
-        env=world.env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = run_fast_verb(world, ["-c", EXIT_PROBE], args)
     frozen = re.search(r"^FROZEN (\d+)$", proc.stderr, re.M)
     assert frozen and int(frozen.group(1)) > 0, proc.stderr
 
