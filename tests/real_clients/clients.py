@@ -19,6 +19,7 @@ from pathlib import Path
 
 from tests.support.procs import wait_until
 
+from .fake_http import logged_lines
 from .scratch_tmux import ClientTmux
 
 HERE = Path(__file__).resolve().parent
@@ -231,7 +232,7 @@ class Agent:
         """Probe-hook calls made from this pane (all panes share one probe log)."""
         if not self.probe_log.exists():
             return []
-        calls = [json.loads(line) for line in self.probe_log.read_text().splitlines() if line]
+        calls = logged_lines(self.probe_log)
         return [
             c for c in calls if c["pane"] == self.pane and (event is None or c["event"] == event)
         ]

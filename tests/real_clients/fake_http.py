@@ -270,11 +270,8 @@ class FakeServer:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def entries(self) -> list[JSON]:
-        """Logged requests. The server may be writing one now: a last line without its newline
-        is not complete yet, and is left for the next look."""
-        text = self.log.read_text(encoding="utf-8")
-        complete = text[: text.rfind("\n") + 1]
-        return [json.loads(line) for line in complete.splitlines() if line.strip()]
+        """Logged requests."""
+        return logged_lines(self.log)
 
     def turns(self) -> list[JSON]:
         """Requests of real turns (auxiliary title calls left out), oldest first."""
@@ -290,6 +287,14 @@ class FakeServer:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(timeout=10)
+
+
+def logged_lines(log: Path) -> list[JSON]:
+    """The JSON lines of a log that other processes append to. One may be writing now: a last
+    line without its newline is not complete yet, and is left for the next look."""
+    text = log.read_text(encoding="utf-8")
+    complete = text[: text.rfind("\n") + 1]
+    return [json.loads(line) for line in complete.splitlines() if line.strip()]
 
 
 def request_text(entry: JSON) -> str:

@@ -40,8 +40,13 @@ def main(argv: list[str]) -> int:
         "pane": os.environ.get("TMUX_PANE"),
         "payload": payload,
     }
-    with open(argv[1], "a", encoding="utf-8") as log:
-        log.write(json.dumps(entry, ensure_ascii=False) + "\n")
+    # One write to an O_APPEND file: a line never splits or interleaves with another pane's hook,
+    # whatever its size (a buffered file writes a long one in pieces).
+    fd = os.open(argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8"))
+    finally:
+        os.close(fd)
     # Only events whose context the model sees; a Stop hook's output would start another turn.
     if "--context" in argv[2:] and event in CONTEXT_EVENTS:
         marker = f"PROBE-CONTEXT event={event}"
