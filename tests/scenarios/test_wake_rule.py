@@ -113,6 +113,14 @@ def test_a_shell_with_a_claude_child_is_not_an_agent_pane(scene: Scene) -> None:
     assert row.split()[1] == "-", row
 
 
+def make_busy(scene: Scene) -> None:
+    """Submit `go-busy` to the stand-in: it is busy from then on, until a Ctrl-D."""
+    scene.tmux("send-keys", "-t", scene.recv, "-l", "go-busy")
+    assert wait_until(lambda: "go-busy" in scene.screen(scene.recv))
+    scene.tmux("send-keys", "-t", scene.recv, "Enter")
+    assert wait_until(lambda: "Messages to be submitted" in scene.screen(scene.recv))
+
+
 def test_seats_shows_each_agents_state_from_the_same_classification(scene: Scene) -> None:
     start_codex(scene)
 
@@ -126,11 +134,7 @@ def test_seats_shows_each_agents_state_from_the_same_classification(scene: Scene
     assert wait_until(lambda: "› half a thought" in scene.screen(scene.recv))
     assert state() == "draft"
     start_codex(scene)  # the stand-in cannot clear its input: a fresh one
-    scene.tmux("send-keys", "-t", scene.recv, "-l", "go-busy")
-    assert wait_until(lambda: "go-busy" in scene.screen(scene.recv))
-    time.sleep(0.3)
-    scene.tmux("send-keys", "-t", scene.recv, "Enter")
-    assert wait_until(lambda: "Messages to be submitted" in scene.screen(scene.recv))
+    make_busy(scene)
     assert state() == "busy"
 
 
@@ -158,14 +162,6 @@ def test_an_agent_named_in_hail_agent_commands_gets_typing_only_in_the_foregroun
     idle = scene.as_pane(scene.sender, "own", "fyi", "now you are")
     assert idle.rc == 0, idle.err
     assert wait_until(lambda: idle.id in scene.screen(pane))
-
-
-def make_busy(scene: Scene) -> None:
-    scene.tmux("send-keys", "-t", scene.recv, "-l", "go-busy")
-    assert wait_until(lambda: "go-busy" in scene.screen(scene.recv))
-    time.sleep(0.3)  # the stand-in, like Codex, takes text and Enter together as a paste
-    scene.tmux("send-keys", "-t", scene.recv, "Enter")
-    assert wait_until(lambda: "Messages to be submitted" in scene.screen(scene.recv))
 
 
 def test_an_ask_sent_as_the_turn_ends_is_typed_once_the_screen_settles(scene: Scene) -> None:
