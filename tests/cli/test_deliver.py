@@ -294,7 +294,7 @@ def spawn(
     )
 
 
-def test_deliver_waits_on_an_idle_stdin_no_longer_than_a_payload_takes(
+def test_deliver_waits_on_an_idle_stdin_only_for_the_payload_wait(
     world: World, tmp_path: Path
 ) -> None:
     world.send("worker", "ask", "no wait", body="delivered anyway")
