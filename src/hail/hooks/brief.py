@@ -15,7 +15,6 @@ import os
 from hail import envelope, ids, policy
 from hail.context import Ctx
 from hail.hooks import protocol
-from hail.output import emit
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs, records
 from hail.store.message import parse
@@ -43,6 +42,8 @@ class Section:
 
 def brief(ctx: Ctx, *, all_: bool) -> int:
     """Print the brief for this seat (exit 3 without one); nothing when there is nothing to say."""
+    from hail.output import emit  # the hook writes its text itself (`brief_hook`)
+
     seat = ctx.require_seat()
     for line in brief_lines(ctx, seat, all_=all_):
         emit(line)
@@ -237,7 +238,7 @@ def _holds_involving(
     visible = shown if limit is None else shown[:limit]
     for hold in visible:
         scope = _clean(hold.scope)
-        since_t = ids.parse_iso(hold.time) if hold.time else None
+        since_t = hold.issued_at()
         since = ids.iso(since_t) if since_t is not None else "?"
         section.items.append(
             f"[hail hold from:{hold.issuer} to:{hold.to} id:{_clean(hold.id)}"
@@ -261,5 +262,5 @@ def _involves(hold: Hold, seat: Seat, mailboxes: list[str]) -> bool:
 
 def _age_days(hold: Hold, now: float) -> int:
     """Whole days since the hold was issued (0 when its time is unreadable)."""
-    start = ids.parse_iso(hold.time) if hold.time else None
+    start = hold.issued_at()
     return 0 if start is None else max(0, int((now - start) // 86400))

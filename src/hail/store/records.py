@@ -20,6 +20,8 @@ class Hold:
     "Holds"]."""
 
     __slots__ = (
+        "_issued",
+        "_issued_read",
         "_lapses",
         "expires",
         "headline",
@@ -56,12 +58,21 @@ class Hold:
         self.expires = expires
         self.headline = headline
         self.path = path
+        self._issued: float | None = None
+        self._issued_read = False
         self._lapses: float | None = None
 
     def __repr__(self) -> str:
         return (
             f"Hold({self.id!r}, issuer={self.issuer!r}, to={self.to!r}, expires={self.expires!r})"
         )
+
+    def issued_at(self) -> float | None:
+        """`time` as Unix seconds, None when it is missing or unreadable; parsed once."""
+        if not self._issued_read:
+            self._issued = ids.parse_iso(self.time) if self.time else None
+            self._issued_read = True
+        return self._issued
 
     def lapses_at(self) -> float:
         """`expires`, else `time` + OLD_BLOCK_SECONDS for an old `block` and + HOLD_DEFAULT_SECONDS
@@ -73,7 +84,7 @@ class Hold:
     def _lapse_time(self) -> float:
         """Never more than HOLD_MAX_SECONDS after `time`, whatever `expires` says: the cap holds on
         read."""
-        start = ids.parse_iso(self.time) if self.time else None
+        start = self.issued_at()
         if self.expires:
             t = ids.parse_iso(self.expires)
             if t is not None:
