@@ -678,23 +678,26 @@ def test_the_audit_wrapper_does_catch_a_subprocess(world: World, tmp_path: Path)
     assert proc.returncode == 97 and "AUDIT subprocess.Popen" in proc.stderr
 
 
-#: Runs the console script and reports, as the interpreter starts to exit, how many of its objects
-#: are left out of the collections that follow.
+#: Runs the console script and reports, as the interpreter starts to exit, whether the cyclic
+#: collector is on and how many objects are left out of the collections that follow.
 EXIT_PROBE = """
 import atexit, gc, os, runpy, sys
-atexit.register(lambda: os.write(2, b"FROZEN %d\\n" % gc.get_freeze_count()))
+atexit.register(
+    lambda: os.write(2, b"COLLECTOR %d FROZEN %d\\n" % (gc.isenabled(), gc.get_freeze_count()))
+)
 sys.argv = sys.argv[1:]
 runpy.run_path(sys.argv[0], run_name="__main__")
 """
 
 
 @pytest.mark.parametrize("args", FAST_CALLS)
-def test_fast_verbs_leave_the_exit_collections_nothing_to_walk(
+def test_fast_verbs_run_without_the_collector_and_leave_it_nothing_at_exit(
     world: World, args: tuple[str, ...]
 ) -> None:
     proc = run_fast_verb(world, ["-c", EXIT_PROBE], args)
-    frozen = re.search(r"^FROZEN (\d+)$", proc.stderr, re.M)
-    assert frozen and int(frozen.group(1)) > 0, proc.stderr
+    found = re.search(r"^COLLECTOR (\d) FROZEN (\d+)$", proc.stderr, re.M)
+    assert found, proc.stderr
+    assert found.group(1) == "0" and int(found.group(2)) > 0, proc.stderr
 
 
 # --- Stop: the turn-end delivery (docs/hooks.md "Stop") --------------------------------------------
