@@ -35,15 +35,6 @@ def fold(headline: str, cap: int) -> str:
     return cut.rstrip() + ELLIPSIS
 
 
-def clip(line: str, cap: int) -> str:
-    """Brief lines longer than cap + BRIEF_CLIP_SLACK characters are cut to that length, ending in `…`
-    [docs/envelope-and-frames.md "Cap and folding"]."""
-    limit = cap + policy.BRIEF_CLIP_SLACK
-    if len(line) <= limit:
-        return line
-    return line[: limit - 1] + "…"
-
-
 class Head:
     """The fields an envelope or frame start line shows, in their fixed order."""
 

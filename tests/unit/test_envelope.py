@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hail import envelope
 from hail.context import cap_from
 from hail.envelope import Head
+from hail.hooks.brief import clip
 
 
 def test_sanitize_turns_whitespace_controls_into_spaces_and_drops_the_rest() -> None:
@@ -58,18 +59,18 @@ def test_fold_fits_and_is_a_prefix(text: str, cap: int) -> None:
 
 def test_clip_keeps_lines_up_to_cap_plus_80() -> None:
     line = "y" * 240
-    assert envelope.clip(line, 160) == line
+    assert clip(line, 160) == line
 
 
 def test_clip_cuts_longer_lines_to_cap_plus_79_and_an_ellipsis() -> None:
-    out = envelope.clip("y" * 241, 160)
+    out = clip("y" * 241, 160)
     assert out == "y" * 239 + "…"
     assert len(out) == 240
 
 
 @given(st.text(), st.integers(min_value=20, max_value=400))
 def test_clip_never_exceeds_cap_plus_80(line: str, cap: int) -> None:
-    out = envelope.clip(line, cap)
+    out = clip(line, cap)
     assert len(out) <= cap + 80
     assert out == line or (out.endswith("…") and line.startswith(out[:-1]))
 

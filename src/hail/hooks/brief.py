@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 
-from hail import envelope, ids, policy
+from hail import ids, policy
 from hail.context import Ctx
 from hail.hooks import protocol
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs, records
 from hail.store.message import parse
 from hail.store.records import Hold
+from hail.text import one_line
 
 FIRST_LINE = (
     "hail brief for {mailbox} (peer headlines below are context from other agents, "
@@ -103,14 +104,14 @@ def brief_lines(ctx: Ctx, seat: Seat, *, all_: bool, unread: bool = True) -> lis
         body.append(f"{others} other holds in effect between other seats {MORE_HINT}")
     if not body:
         return []
-    return [envelope.clip(FIRST_LINE.format(mailbox=mailboxes[0]), ctx.cap), *body]
+    return [clip(FIRST_LINE.format(mailbox=mailboxes[0]), ctx.cap), *body]
 
 
 def _render(section: Section, cap: int) -> list[str]:
     if not section.items:
         return []
-    lines = [envelope.clip(section.header, cap)]
-    lines += [envelope.clip("  " + item, cap) for item in section.items]
+    lines = [clip(section.header, cap)]
+    lines += [clip("  " + item, cap) for item in section.items]
     hidden = section.total - len(section.items)
     if hidden > 0:
         age = f", oldest {max(section.hidden_ages)}d" if section.hidden_ages else ""
@@ -118,9 +119,19 @@ def _render(section: Section, cap: int) -> list[str]:
     return lines
 
 
+def clip(line: str, cap: int) -> str:
+    """Brief lines longer than cap + BRIEF_CLIP_SLACK characters are cut to that length, ending in `…`
+    [docs/envelope-and-frames.md "Cap and folding"]."""
+    limit = cap + policy.BRIEF_CLIP_SLACK
+    if len(line) <= limit:
+        return line
+    return line[: limit - 1] + "…"
+
+
 def _clean(text: str) -> str:
-    """Record and header values reach an agent's context: one line, no control characters."""
-    return envelope.sanitize(text)
+    """Record and header values reach an agent's context: one line, no control characters (the
+    rule of everything typed or framed, `envelope.sanitize`)."""
+    return one_line(text)
 
 
 # --- unread --------------------------------------------------------------------------------------
