@@ -112,7 +112,7 @@ def test_no_header_or_record_value_can_hold_a_line_break() -> None:
     parsed = message.parse(message.render(headers, "body"))
     assert set(parsed.headers) == {"from", "kind", "re", "ask"}
     assert parsed.body == "body"
-    record = message.parse_record(
+    record = records.parse_record(
         records.hold_text(
             "1130T000000-aaaa",
             "a",

@@ -17,7 +17,6 @@ from hail.context import Ctx
 from hail.hooks import protocol
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs, records
-from hail.store.message import parse
 from hail.store.records import Hold
 from hail.text import one_line
 
@@ -149,6 +148,8 @@ def _unread(ctx: Ctx, mailboxes: list[str], limit: int | None) -> Section:
             if text is None:
                 section.total -= 1  # claimed meanwhile
                 continue
+            from hail.store.message import parse  # not for the hook, which leaves unread out
+
             section.items.append(_unread_line(parse(text).headers, unread.id))
     section.header = f"inbox ({section.total} unread)"
     return section

@@ -89,22 +89,3 @@ def parse(text: str) -> Message:
     if body.endswith("\n"):
         body = body[:-1]
     return Message(headers, body)
-
-
-def render_record(pairs: list[tuple[str, str]]) -> str:
-    """A record: header lines only, no blank line, no body [docs/files.md "Records"]. Empty values
-    are kept.
-
-    Values are made one clean line, so none can add a line such as a later `expires:`.
-    """
-    return "".join(f"{k}: {one_line(v)}\n" for k, v in pairs)
-
-
-def parse_record(text: str) -> dict[str, str]:
-    """Lenient record reader: every `key: value` line, first one wins."""
-    out: dict[str, str] = {}
-    for line in text.split("\n"):
-        key, sep, value = line.partition(": ")
-        if sep and key and " " not in key:
-            out.setdefault(key, value)
-    return out

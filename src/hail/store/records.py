@@ -1,5 +1,5 @@
-"""Hold and pending-send records: header lines only, read leniently, newest first [docs/files.md
-"Records", docs/commands.md "Holds"]."""
+"""Records: header lines only, read leniently [docs/files.md "Records"]; holds and pending sends,
+newest first [docs/commands.md "Holds"]."""
 
 from __future__ import annotations
 
@@ -8,7 +8,26 @@ import os
 from hail import ids, policy
 from hail.seat import parse_mailbox
 from hail.store import fs
-from hail.store.message import parse_record, render_record
+from hail.text import one_line
+
+
+def render_record(pairs: list[tuple[str, str]]) -> str:
+    """A record: header lines only, no blank line, no body [docs/files.md "Records"]. Empty values
+    are kept.
+
+    Values are made one clean line, so none can add a line such as a later `expires:`.
+    """
+    return "".join(f"{k}: {one_line(v)}\n" for k, v in pairs)
+
+
+def parse_record(text: str) -> dict[str, str]:
+    """Lenient record reader: every `key: value` line, first one wins."""
+    out: dict[str, str] = {}
+    for line in text.split("\n"):
+        key, sep, value = line.partition(": ")
+        if sep and key and " " not in key:
+            out.setdefault(key, value)
+    return out
 
 
 def _addr(value: str) -> str:

@@ -18,7 +18,7 @@ import time
 
 from hail import policy
 from hail.store import fs
-from hail.store.message import parse_record, render_record
+from hail.store.records import parse_record, render_record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
