@@ -167,7 +167,8 @@ _JSON_UNESCAPES = {
 
 
 def _json_string(text: str) -> str | None:
-    """The JSON string that `text` starts with (after its opening quote), or None if malformed."""
+    """The JSON string that `text` starts with (after its opening quote), or None where `json.loads`
+    would refuse it (a bad escape, a raw control character); a lone `\\u` surrogate reads as U+FFFD."""
     parts: list[str] = []
     surrogates = False
     i = 0
@@ -176,16 +177,19 @@ def _json_string(text: str) -> str | None:
         escape = text.find("\\", i)
         if quote < 0:
             return None
-        if escape < 0 or quote < escape:
-            parts.append(text[i:quote])
+        end = quote if escape < 0 or quote < escape else escape
+        raw = text[i:end]
+        if not raw.isprintable() and _has_control(raw):
+            return None
+        parts.append(raw)
+        if end == quote:
             break
-        parts.append(text[i:escape])
         code = text[escape + 1 : escape + 2]
         if code == "u":
-            try:
-                parts.append(chr(int(text[escape + 2 : escape + 6], 16)))
-            except ValueError:
+            digits = text[escape + 2 : escape + 6]
+            if len(digits) != 4 or not _HEX_DIGITS.issuperset(digits):  # int() takes `+1`, ` 1`
                 return None
+            parts.append(chr(int(digits, 16)))
             surrogates = surrogates or "\ud800" <= parts[-1] <= "\udfff"
             i = escape + 6
         elif code in _JSON_UNESCAPES:
@@ -197,6 +201,14 @@ def _json_string(text: str) -> str | None:
     if surrogates:  # a character beyond the BMP written as a \u pair
         out = out.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return out
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _has_control(text: str) -> bool:
+    """Whether `text` holds a character JSON allows only escaped (U+0000 to U+001F)."""
+    return any(ch < " " for ch in text)
 
 
 def is_subagent_call(payload: object | None) -> bool:
@@ -214,12 +226,20 @@ _JSON_ESCAPES.update(
 
 
 def json_string(text: str) -> str:
-    """A JSON string literal as `json.dumps(text, ensure_ascii=False)` writes it.
+    """A JSON string literal as `json.dumps(text, ensure_ascii=False)` writes it; a lone surrogate,
+    which UTF-8 cannot hold, is written as its `\\uXXXX` escape, as `json.dumps` escapes it with
+    `ensure_ascii`.
 
     Written out because importing `json` costs a noticeable share of a hook call; a unit test
-    checks it against `json.dumps` on arbitrary text.
+    checks it against `json.dumps` and `json.loads` on arbitrary text.
     """
-    return '"' + text.translate(_JSON_ESCAPES) + '"'
+    out = text.translate(_JSON_ESCAPES)
+    if not out.isascii():
+        try:
+            out.encode("utf-8")
+        except UnicodeEncodeError:
+            out = "".join(f"\\u{ord(ch):04x}" if "\ud800" <= ch <= "\udfff" else ch for ch in out)
+    return '"' + out + '"'
 
 
 def hook_json(event: str, text: str) -> str:
