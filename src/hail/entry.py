@@ -60,8 +60,11 @@ def dispatch(args: list[str]) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # never a traceback; a hook never fails the agent's session
+    except Exception as exc:  # a hook never fails the agent's session
         if args[:1] == ["deliver"] or (args[:1] == ["brief"] and "--hook" in args):
+            from hail.hooks.protocol import log_error
+
+            log_error(None, args[0], exc)
             return 0
         return internal(exc)
 
@@ -74,7 +77,12 @@ def fail(err: HailError) -> int:
 
 
 def internal(exc: BaseException) -> int:
+    """An unexpected error: one `error: …` line, below its traceback when HAIL_DEBUG asks for it."""
+    from hail.errors import debugging, traceback_of
     from hail.sandbox import denied_write
+
+    if debugging(os.environ):
+        sys.stderr.write(traceback_of(exc))
 
     denied = denied_write(exc)  # a sandbox, not a bug: say how to get out of it
     if denied is not None:

@@ -243,6 +243,7 @@ Environment
   HAIL_SOCKET           tmux socket (default: $TMUX, else tmux's default server)
   HAIL_SEAT             a seat name, used only where the directory names none
   HAIL_AGENT_COMMANDS   commands that count as agents (default claude,codex)
+  HAIL_DEBUG            1: an unexpected error prints its traceback to stderr
   XDG_STATE_HOME        the state root's parent
   CLAUDE_CONFIG_DIR     another Claude Code config directory for setup and doctor
   CODEX_HOME            the Codex config directory (default ~/.codex)

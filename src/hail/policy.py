@@ -72,6 +72,10 @@ HOOK_PAYLOAD_WAIT = 0.5
 STOP_BLOCKS_MAX = 3
 #: hook-errors.log is rotated once past this size.
 HOOK_LOG_MAX = 1024 * 1024
+#: One entry of hook-errors.log (an unexpected error's line and its traceback) is cut to this: the
+#: end of a traceback (the innermost frames and the error) is kept, so no one error fills the log.
+HOOK_LOG_ENTRY_MAX_KIB = 16
+HOOK_LOG_ENTRY_MAX = HOOK_LOG_ENTRY_MAX_KIB * 1024
 
 #: Frame token: 8 hex characters, redrawn when a delivery happens to contain it.
 TOKEN_BYTES = 4

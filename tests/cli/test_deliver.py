@@ -496,7 +496,8 @@ def test_a_hook_failing_before_it_has_a_context_logs_in_the_state_root_of_its_en
     rc = deliver(None, "UserPromptSubmit") if verb == "deliver" else brief_hook(all_=False)
     assert rc == 0
     log = (tmp_path / "state" / "hail" / "hook-errors.log").read_text()
-    assert re.fullmatch(rf"{ISO} {verb}: no context today\n", log)
+    assert re.fullmatch(rf"{ISO} {verb}: no context today\n(  .*\n)+", log)
+    assert log.endswith("\n  RuntimeError: no context today\n")  # the traceback below its line
 
 
 @pytest.mark.parametrize("how", ["chmod", "not a directory"])
@@ -508,7 +509,7 @@ def test_an_unwritable_cur_never_fails_the_hook(world: World, how: str) -> None:
         proc = world.run("deliver", "--format", "claude", cwd="worker")
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
         log = (world.state / "hook-errors.log").read_text()
-        assert re.fullmatch(rf"({ISO} deliver: .+\n)+", log)
+        assert re.fullmatch(rf"({ISO} deliver: .+\n(  .*\n)*)+", log)  # a traceback indented
         assert (new_dir(world) / f"{msg_id}.md").exists()
     finally:
         _mend_cur(cur, how)
@@ -656,7 +657,7 @@ def test_fast_verbs_import_nothing_off_the_lean_path(world: World, args: tuple[s
     assert "hail" in modules  # the log is real
     # The lean path: each of these costs a share of every hook call (scripts/bench.py measures it);
     # `select` is a shared library to load, and the payload is read without it.
-    lean = {"re", "json", "contextlib", "pathlib", "dataclasses", "select"}
+    lean = {"re", "json", "contextlib", "pathlib", "dataclasses", "select", "traceback"}
     assert not modules & ({"click", "libtmux", "tomlkit", "subprocess"} | lean), args
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import time
 
-from hail import policy
+from hail import errors, policy
 from hail.store import fs
 from hail.store.store import Store, state_root
 
@@ -116,8 +117,9 @@ def payload() -> object | None:
 
     try:
         payload: object = json.loads(data.decode("utf-8", errors="replace"))
-    except ValueError:
-        # Not JSON after all: keep only what decides the guard (safe side: mail waits).
+    except (ValueError, RecursionError):
+        # Not JSON after all, or nested deeper than the parser goes (a tool's output of nested
+        # arrays): keep only what decides the guard (safe side: mail waits).
         return UNSEEN if _names_an_agent(data) else None
     return payload
 
@@ -265,23 +267,79 @@ def write_stdout(text: str) -> None:
 
 
 def log_error(store: Store | None, verb: str, error: BaseException | str) -> None:
-    """Append `<iso> <verb>: <message>` to the state root's hook-errors.log (rotated once past
-    1 MiB); never raises. `store` is None when the hook failed before it had one: then the log is
-    the one of the state root the environment names."""
+    """Append an entry to the state root's hook-errors.log; never raises [docs/files.md "Small
+    files"].
+
+    The entry is the line `<iso> <verb>: <message>`, and for an unexpected error (not a HailError)
+    its traceback below it, each line indented, so that a bug met in a session can be found. An
+    entry is cut to HOOK_LOG_ENTRY_MAX, and the log is rotated once before it would pass
+    HOOK_LOG_MAX. With HAIL_DEBUG the traceback is printed to stderr too. `store` is None when the
+    hook failed before it had one: then the log is the one of the state root the environment names.
+    """
     try:
         log = (store or Store(state_root(os.environ))).hook_log
         message = " ".join(str(error).split()) or type(error).__name__
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        trace = None
+        if isinstance(error, BaseException) and errors.is_unexpected(error):
+            trace = errors.traceback_of(error)
+            if errors.debugging(os.environ):
+                _print_trace(trace)
+        entry = _entry(f"{stamp} {verb}: {message}", trace)
         fs.make_dirs(os.path.dirname(log))
         try:
-            if os.stat(log).st_size > policy.HOOK_LOG_MAX:
+            if os.stat(log).st_size + len(entry) > policy.HOOK_LOG_MAX:
                 os.replace(log, log + ".1")
         except FileNotFoundError:
             pass
         fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
         try:
-            fs.write_all(fd, f"{stamp} {verb}: {message}\n".encode("utf-8", "replace"))
+            fs.write_all(fd, entry)
         finally:
             os.close(fd)
     except Exception:  # the log is a courtesy; a hook must never fail because of it
+        pass
+
+
+#: Room kept in an entry for the line that says how much of a traceback was left out.
+_CUT = "  … {} earlier lines of the traceback left out\n"
+_CUT_ROOM = 64
+
+
+def _entry(line: str, trace: str | None) -> bytes:
+    """One log entry of at most HOOK_LOG_ENTRY_MAX bytes: the line, then as many of the
+    traceback's last lines as fit, indented by two spaces (doctor counts the lines that start
+    with a time)."""
+    limit = policy.HOOK_LOG_ENTRY_MAX
+    head = _clip(line.encode("utf-8", "replace"), limit // 4) + b"\n"
+    if trace is None:
+        return head
+    lines = [
+        _clip(f"  {text}".encode("utf-8", "replace"), limit // 4) + b"\n"
+        for text in trace.splitlines()
+    ]
+    room = limit - len(head) - _CUT_ROOM
+    kept: list[bytes] = []
+    for text in reversed(lines):
+        if len(text) > room:
+            break
+        kept.append(text)
+        room -= len(text)
+    if len(kept) < len(lines):
+        kept.append(_CUT.format(len(lines) - len(kept)).encode("utf-8"))
+    return head + b"".join(reversed(kept))
+
+
+def _clip(data: bytes, size: int) -> bytes:
+    """`data` cut to `size` bytes, ending in `…`, never inside a character."""
+    if len(data) <= size:
+        return data
+    return data[: size - 3].decode("utf-8", "ignore").encode("utf-8") + "…".encode()
+
+
+def _print_trace(trace: str) -> None:
+    try:
+        sys.stderr.write(trace)
+        sys.stderr.flush()
+    except Exception:  # a closed stderr must not fail the hook either
         pass
