@@ -41,6 +41,13 @@ SEND_FLAGS = ("--no-submit", "--force", "--no-wake")
 SEND_REFUSED = ("--kind", "--body")
 #: `ask --wait [S]`: its value is optional, so it is taken out before the send's parse.
 SEND_WAIT = "--wait"
+#: The hook and receipt verbs' options: (valued, flags) of each.
+FAST_OPTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "deliver": (("--format", "--event"), ()),
+    "brief": ((), ("--all", "--hook")),
+    "sent": ((), ()),
+    "await": (("--timeout",), ("--any", "--reply")),
+}
 
 _HELP_FLAGS = ("-h", "--help")
 

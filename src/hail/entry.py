@@ -208,24 +208,21 @@ class FastCall:
 def parse_fast(verb: str, args: list[str]) -> FastCall:
     """Parse a hook or receipt verb's arguments by hand (no click); UsageError on a bad line."""
     call = FastCall()
+    p = argv.parse(args, *argv.FAST_OPTIONS[verb])
     if verb == "deliver":
         from hail.hooks.protocol import EVENTS, FORMATS
 
-        p = argv.parse(args, ("--format", "--event"), ())
         argv.no_positionals(verb, p)
         call.fmt = argv.choice(p.values.get("--format"), FORMATS, "--format")
         call.event = argv.choice(p.values.get("--event"), EVENTS, "--event") or call.event
     elif verb == "brief":
-        p = argv.parse(args, (), ("--all", "--hook"))
         argv.no_positionals(verb, p)
         call.all_, call.hook = "--all" in p.flags, "--hook" in p.flags
     elif verb == "sent":
-        p = argv.parse(args, (), ())
         if not p.positional:
             raise UsageError(f"sent takes one or more message ids{argv.PARSER_TAIL}")
         call.ids = p.positional
     else:
-        p = argv.parse(args, ("--timeout",), ("--any", "--reply"))
         call.ids, call.any_ = p.positional, "--any" in p.flags
         call.reply = "--reply" in p.flags
         given = p.values.get("--timeout")
