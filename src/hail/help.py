@@ -3,38 +3,7 @@ test checks)."""
 
 from __future__ import annotations
 
-from hail import policy
-
-MAP = f"""\
-hail — messages between coding agents on one machine
-
-Send
-  hail <seat> <kind> '<headline>'          kinds: ask fyi announce hold release
-  hail <seat> <kind> <<'EOF'               headline on the first line, body after it
-  hail <seat> ask --wait '<headline>'      ask, then wait for the reply (hail help talk)
-  sent <id>...                             receipt: delivered, injected, read or inline; replies
-  await <id>... [--timeout S] [--any]      wait for receipts
-  await --reply <id>... [--timeout S]      wait for the replies to my asks, print them
-Receive
-  inbox [--peek] [--all]                   print (and claim) my unread messages
-  show <id>                                print any message by id
-  brief [--all]                            my standing state: unread, late sends, holds
-  deliver --format claude|codex            the hook (run by the harness, not by you)
-Seats
-  whoami                                   this directory's seat
-  seats [seat]                             seats, their agent panes, unread, hook age
-Panes (not agents: shells, gate runs, prompts)
-  read <pane|seat> [N]                     the last N lines of a pane (default {policy.READ_DEFAULT_LINES})
-  type <pane|seat> '<text>'                type one line, no Enter (after read)
-  keys <pane|seat> <key>...                Enter, Escape, C-c, Up … (after read)
-Tool
-  setup [--check] [--yes] [--trust-codex]  install the hooks for Claude Code and Codex
-  doctor                                   check the install and the mail nobody reads
-  gc [--days N]                            archive old read mail
-  demo                                     a real end-to-end run on a scratch tmux server
-  version [--json]                         hail's version
-  help [topic]                             topics: send kinds talk receive seats panes setup state
-"""
+from hail import argv, policy
 
 SEND = f"""\
 hail send — a message to another agent's seat
@@ -294,6 +263,24 @@ ALIASES = {
     "exit": "state",
     "gc": "state",
 }
+
+
+def _map() -> str:
+    """The help map: every verb's lines from the verb table, in its groups and order."""
+    lines = ["hail — messages between coding agents on one machine", ""]
+    group = ""
+    for verb in argv.TABLE:
+        if verb.group != group:
+            group = verb.group
+            lines.append(_GROUP_TITLES.get(group, group))
+        for usage, what in verb.help:
+            what = what.format(READ=policy.READ_DEFAULT_LINES, TOPICS=" ".join(TOPICS))
+            lines.append(f"  {usage:<40} {what}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+_GROUP_TITLES = {"Panes": "Panes (not agents: shells, gate runs, prompts)"}
+MAP = _map()
 
 
 def page(word: str | None) -> str | None:

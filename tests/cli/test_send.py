@@ -552,8 +552,8 @@ RE_REFUSED = (
         (("fyi", "x", "--scope", "two\nlines"), "--scope must be one line"),
         (("fyi", "x", "--scope", "carriage\rreturn"), "--scope must be one line"),
         (("fyi", "x", "--scope", "s" * 201), "--scope is 201 characters; at most 200"),
-        (("fyi", "x", "y", "z"), "unexpected argument 'z' after the body"),
-        (("fyi", "--", "-x", "-y", "-z"), "unexpected argument '-z' after the body"),
+        (("fyi", "x", "y", "z"), f"unexpected argument 'z' after the body{PARSER_TAIL}"),
+        (("fyi", "--", "-x", "-y", "-z"), f"unexpected argument '-z' after the body{PARSER_TAIL}"),
         (("hold", "x", "a body"), "a hold has no body: it is complete in its headline (at most 160 characters); drop the body, or send an ask or fyi"),
     ],
 )  # fmt: skip

@@ -7,7 +7,6 @@ still delivers, exits 5 and says not to resend.
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 from hail import envelope, ids, policy
@@ -286,8 +285,10 @@ def write_message(ctx: Ctx, mailbox: str, msg_id: str, text: str) -> None:
     try:
         box.post(msg_id, text, inline=False)
     except OSError as e:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 (contextlib would cost every send an import)
             os.unlink(ctx.store.id_path(msg_id))  # the id was never used
+        except OSError:
+            pass
         raise StateError(
             f"could not write the message into {box.path} ({e.strerror or e}); nothing was sent: "
             "free some disk space (or fix that directory's permissions), then send again"
