@@ -213,7 +213,7 @@ hail setup — install the hooks, check the install
   hail setup [--check] [--yes] [--trust-codex]
       Adds four hooks to ~/.claude/settings.json and ~/.codex/config.toml, replacing older hail
       lines in place and keeping everything else, and writes ~/.codex/rules/hail.rules, which lets
-      Codex run `hail` outside its sandbox. Shows a diff and asks first; backs up the old file.
+      Codex run this hail outside its sandbox (read, type, keys and setup ask first). Shows a diff and asks first; backs up the old file.
       --check reports drift (exit 1); --trust-codex also marks hail's hooks as trusted in Codex;
       --program PATH names that hail in the hook commands instead of `hail` from PATH. A config
       that is a link into the Nix store is Home Manager's: setup leaves it to hail's module.
