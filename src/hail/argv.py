@@ -35,10 +35,10 @@ REMOVED["msg"] = REMOVED["message"]
 REMOVED["who"] = REMOVED["resolve"] = REMOVED["list"]
 REMOVED["hello"] = REMOVED["name"]
 
-#: The send's options (valued, then flags), and the two older ones it refuses by name.
+#: The send's options (valued, then flags), and the older ones it refuses by name.
 SEND_VALUED = ("--re", "--scope", "--for")
-SEND_FLAGS = ("--no-submit", "--force", "--no-wake")
-SEND_REFUSED = ("--kind", "--body")
+SEND_FLAGS = ("--no-submit", "--no-wake")
+SEND_REFUSED = ("--kind", "--body", "--force")
 #: `ask --wait [S]`: its value is optional, so it is taken out before the send's parse.
 SEND_WAIT = "--wait"
 

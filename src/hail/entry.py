@@ -128,7 +128,6 @@ def parse_send(args: list[str]) -> SendArgs:
         scope=p.values.get("--scope"),
         span=p.values.get("--for"),
         no_submit="--no-submit" in p.flags,
-        force="--force" in p.flags,
         no_wake="--no-wake" in p.flags,
         body=pos[3] if len(pos) > 3 else None,
         wait=wait,
@@ -144,7 +143,7 @@ def from_argv(text: str) -> str:
 
 
 def refuse_legacy_flags(args: list[str]) -> None:
-    """`--kind` and `--body` are refused before stdin is read or anything is written."""
+    """`--kind`, `--body` and `--force` are refused before stdin is read or anything is written."""
     from hail import policy
 
     usage = (
@@ -164,6 +163,13 @@ def refuse_legacy_flags(args: list[str]) -> None:
             raise UsageError(
                 "--body is not an option: the body goes on stdin after the headline line,"
                 f" or in the argument after the headline. {usage}"
+            )
+        if name == "--force":
+            # It typed into a dialog, whose own keys the envelope's bytes pressed.
+            raise UsageError(
+                "--force is gone: typing into a permission dialog answers it. Wait until its user"
+                " resolves it, then resend, or resend with --no-wake: the message waits in the"
+                " inbox and the hooks deliver it after the dialog"
             )
 
 
