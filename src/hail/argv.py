@@ -137,7 +137,6 @@ TABLE: tuple[Verb, ...] = (
             Opt("--scope", TEXT, "<s>"),
             Opt("--for", TEXT, "<span>"),
             Opt("--no-submit"),
-            Opt("--force"),
             Opt("--no-wake"),
             Opt("--wait", SECONDS, "[S]", optional=True),
         ),
@@ -152,6 +151,13 @@ TABLE: tuple[Verb, ...] = (
                 "--body",
                 "--body is not an option: the body goes on stdin after the headline line,"
                 f" or in the argument after the headline. {_SEND_USAGE}",
+            ),
+            (
+                # It typed into a dialog, whose own keys the envelope's bytes pressed.
+                "--force",
+                "--force is gone: typing into a permission dialog answers it. Wait until its user"
+                " resolves it, then resend, or resend with --no-wake: the message waits in the"
+                " inbox and the hooks deliver it after the dialog",
             ),
         ),
     ),

@@ -30,12 +30,12 @@ Options
   --scope <s>      what it applies to: an issue, ref, path or action (one line, at most {policy.SCOPE_MAX} characters)
   --for <span>     how long a hold lasts: 30m, 8h, 3d (at most {policy.HOLD_MAX_DAYS}d; default {policy.HOLD_DEFAULT_HOURS}h)
   --no-submit      type the envelope, do not press Enter
-  --force          type even into a dialog (only after hail read <seat> 10)
   --no-wake        write the message, type nothing (exit 5)
   --wait [S]       (ask) then wait up to S seconds for the reply and print it (hail help talk)
 
 --kind and --body are refused: the kind is the word after the seat, the body goes on stdin or after
-the headline.
+the headline. --force is gone: text typed into a permission dialog answers it, so a send never types
+there (exit 4); wait until its user resolves it, or send --no-wake for the hooks to deliver it after.
 
 The headline is one line: control characters are dropped, tabs and line breaks become spaces.
 Over the cap (HAIL_ENVELOPE_MAX, default {policy.DEFAULT_ENVELOPE_MAX} characters) an ask or fyi is folded at a sentence or word
@@ -58,7 +58,8 @@ Exit codes
   1  usage or state error; the message says what to run
   2  a control headline over the cap: shorten it
   3  seat problem: no seat here, a bad name, a shared seat addressed bare, a pane that is gone
-  4  the pane shows a permission dialog; nothing written. Read it, resolve it, resend
+  4  the pane shows a permission dialog; nothing written. Wait until it is resolved, then resend,
+     or resend with --no-wake for the hooks to deliver it after the dialog
   5  in the inbox but not typed or not submitted: do not resend, it is delivered
   6  (--wait) not waiting: the seat you ask is waiting for your answer; answer it first
 
@@ -182,7 +183,7 @@ hail setup — install the hooks, check the install
   hail setup [--check] [--yes] [--trust-codex]
       Adds four hooks to ~/.claude/settings.json and ~/.codex/config.toml, replacing older hail
       lines in place and keeping everything else, and writes ~/.codex/rules/hail.rules, which lets
-      Codex run `hail` outside its sandbox. Shows a diff and asks first; backs up the old file.
+      Codex run this hail outside its sandbox (read, type, keys and setup ask first). Shows a diff and asks first; backs up the old file.
       --check reports drift (exit 1); --trust-codex also marks hail's hooks as trusted in Codex;
       --program PATH names that hail in the hook commands instead of `hail` from PATH. A config
       that is a link into the Nix store is Home Manager's: setup leaves it to hail's module.

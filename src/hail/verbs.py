@@ -37,7 +37,6 @@ def send_args(call: Call) -> SendArgs:
         scope=call.text("scope"),
         span=call.text("for"),
         no_submit=call.flag("no_submit"),
-        force=call.flag("force"),
         no_wake=call.flag("no_wake"),
         body=call.text("body"),
         wait=call.flag("wait"),

@@ -41,7 +41,6 @@ class SendArgs:
 
     __slots__ = (
         "body",
-        "force",
         "headline",
         "kind",
         "no_submit",
@@ -63,7 +62,6 @@ class SendArgs:
         scope: str | None = None,
         span: str | None = None,
         no_submit: bool = False,
-        force: bool = False,
         no_wake: bool = False,
         body: str | None = None,
         wait: bool = False,
@@ -77,7 +75,6 @@ class SendArgs:
         self.scope = scope
         self.span = span
         self.no_submit = no_submit
-        self.force = force
         self.no_wake = no_wake
         self.wait = wait
         self.wait_timeout = wait_timeout
@@ -428,7 +425,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     if wake_pane is not None and tmux is not None:
         from hail.transport.wake import look
 
-        verdict = look(tmux, wake_pane.id, force=args.force)  # a dialog: exit 4, nothing written
+        verdict = look(tmux, wake_pane.id)  # a dialog: exit 4, nothing written
     letter = Letter(kind, draft, args.re or "", scope, span)
     msg_id, until = post(ctx, who, to, letter, thread.headers())
     if thread.parent is not None and args.re:
@@ -479,7 +476,6 @@ def wake_and_report(
             line,
             verdict,
             submit=not args.no_submit,
-            force=args.force,
             before_enter=inline.file if inline else None,
         )
         if inline is not None and not result.submitted:
