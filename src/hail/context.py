@@ -90,6 +90,12 @@ class Ctx:
             cap=cap_from(env.get("HAIL_ENVELOPE_MAX")),
         )
 
+    def default_wait(self) -> float:
+        """The longest wait that ends inside the caller's tool call (see policy)."""
+        if self.run_by_codex:
+            return policy.AWAIT_DEFAULT_TIMEOUT_CODEX
+        return policy.AWAIT_DEFAULT_TIMEOUT
+
     def now(self) -> float:
         return time.time()
 

@@ -3,38 +3,7 @@ test checks)."""
 
 from __future__ import annotations
 
-from hail import policy
-
-MAP = f"""\
-hail — messages between coding agents on one machine
-
-Send
-  hail <seat> <kind> '<headline>'          kinds: ask fyi announce hold release
-  hail <seat> <kind> <<'EOF'               headline on the first line, body after it
-  hail <seat> ask --wait '<headline>'      ask, then wait for the reply (hail help talk)
-  sent <id>...                             receipt: delivered, injected, read or inline; replies
-  await <id>... [--timeout S] [--any]      wait for receipts
-  await --reply <id>... [--timeout S]      wait for the replies to my asks, print them
-Receive
-  inbox [--peek] [--all]                   print (and claim) my unread messages
-  show <id>                                print any message by id
-  brief [--all]                            my standing state: unread, late sends, holds
-  deliver --format claude|codex            the hook (run by the harness, not by you)
-Seats
-  whoami                                   this directory's seat
-  seats [seat]                             seats, their agent panes, unread, hook age
-Panes (not agents: shells, gate runs, prompts)
-  read <pane|seat> [N]                     the last N lines of a pane (default {policy.READ_DEFAULT_LINES})
-  type <pane|seat> '<text>'                type one line, no Enter (after read)
-  keys <pane|seat> <key>...                Enter, Escape, C-c, Up … (after read)
-Tool
-  setup [--check] [--yes] [--trust-codex]  install the hooks for Claude Code and Codex
-  doctor                                   check the install and the mail nobody reads
-  gc [--days N]                            archive old read mail
-  demo                                     a real end-to-end run on a scratch tmux server
-  version [--json]                         hail's version
-  help [topic]                             topics: send kinds talk receive seats panes setup state
-"""
+from hail import argv, policy
 
 SEND = f"""\
 hail send — a message to another agent's seat
@@ -61,12 +30,12 @@ Options
   --scope <s>      what it applies to: an issue, ref, path or action (one line, at most {policy.SCOPE_MAX} characters)
   --for <span>     how long a hold lasts: 30m, 8h, 3d (at most {policy.HOLD_MAX_DAYS}d; default {policy.HOLD_DEFAULT_HOURS}h)
   --no-submit      type the envelope, do not press Enter
-  --force          type even into a dialog (only after hail read <seat> 10)
   --no-wake        write the message, type nothing (exit 5)
   --wait [S]       (ask) then wait up to S seconds for the reply and print it (hail help talk)
 
 --kind and --body are refused: the kind is the word after the seat, the body goes on stdin or after
-the headline.
+the headline. --force is gone: text typed into a permission dialog answers it, so a send never types
+there (exit 4); wait until its user resolves it, or send --no-wake for the hooks to deliver it after.
 
 The headline is one line: control characters are dropped, tabs and line breaks become spaces.
 Over the cap (HAIL_ENVELOPE_MAX, default {policy.DEFAULT_ENVELOPE_MAX} characters) an ask or fyi is folded at a sentence or word
@@ -89,7 +58,8 @@ Exit codes
   1  usage or state error; the message says what to run
   2  a control headline over the cap: shorten it
   3  seat problem: no seat here, a bad name, a shared seat addressed bare, a pane that is gone
-  4  the pane shows a permission dialog; nothing written. Read it, resolve it, resend
+  4  the pane shows a permission dialog; nothing written. Wait until it is resolved, then resend,
+     or resend with --no-wake for the hooks to deliver it after the dialog
   5  in the inbox but not typed or not submitted: do not resend, it is delivered
   6  (--wait) not waiting: the seat you ask is waiting for your answer; answer it first
 
@@ -213,7 +183,7 @@ hail setup — install the hooks, check the install
   hail setup [--check] [--yes] [--trust-codex]
       Adds four hooks to ~/.claude/settings.json and ~/.codex/config.toml, replacing older hail
       lines in place and keeping everything else, and writes ~/.codex/rules/hail.rules, which lets
-      Codex run `hail` outside its sandbox. Shows a diff and asks first; backs up the old file.
+      Codex run this hail outside its sandbox (read, type, keys and setup ask first). Shows a diff and asks first; backs up the old file.
       --check reports drift (exit 1); --trust-codex also marks hail's hooks as trusted in Codex;
       --program PATH names that hail in the hook commands instead of `hail` from PATH. A config
       that is a link into the Nix store is Home Manager's: setup leaves it to hail's module.
@@ -295,6 +265,24 @@ ALIASES = {
     "exit": "state",
     "gc": "state",
 }
+
+
+def _map() -> str:
+    """The help map: every verb's lines from the verb table, in its groups and order."""
+    lines = ["hail — messages between coding agents on one machine", ""]
+    group = ""
+    for verb in argv.TABLE:
+        if verb.group != group:
+            group = verb.group
+            lines.append(_GROUP_TITLES.get(group, group))
+        for usage, what in verb.help:
+            what = what.format(READ=policy.READ_DEFAULT_LINES, TOPICS=" ".join(TOPICS))
+            lines.append(f"  {usage:<40} {what}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+_GROUP_TITLES = {"Panes": "Panes (not agents: shells, gate runs, prompts)"}
+MAP = _map()
 
 
 def page(word: str | None) -> str | None:

@@ -1,4 +1,4 @@
-"""scripts/context_cost.py against the installed hail: the figures the README's table states hold.
+"""scripts/context_cost.py against the installed hail: the figures docs/context-cost.md states hold.
 
 The formats themselves are pinned in tests/unit/test_frame.py and test_envelope.py; this checks the
 goals of docs/envelope-and-frames.md "Cost" end to end, path by path, as the script measures them.

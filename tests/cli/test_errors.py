@@ -223,5 +223,5 @@ def test_an_error_that_escapes_a_hook_is_logged_with_its_traceback_and_exits_0(
     ((line, *trace),) = entries((tmp_path / "state" / "hail" / "hook-errors.log").read_text())
     assert line.endswith(f" {verb}: escaped the hook")
     assert (
-        any(", in _run_fast" in t for t in trace) and trace[-1] == "  LookupError: escaped the hook"
+        any(", in dispatch" in t for t in trace) and trace[-1] == "  LookupError: escaped the hook"
     )

@@ -239,6 +239,11 @@ BODY_REFUSAL = (
     "--body is not an option: the body goes on stdin after the headline line,"
     f" or in the argument after the headline. {USAGE}"
 )
+FORCE_REFUSAL = (
+    "--force is gone: typing into a permission dialog answers it. Wait until its user resolves it,"
+    " then resend, or resend with --no-wake: the message waits in the inbox and the hooks deliver"
+    " it after the dialog"
+)
 
 
 @pytest.mark.parametrize(
@@ -249,9 +254,12 @@ BODY_REFUSAL = (
         (("worker", "ask", "x", "--body", "y"), BODY_REFUSAL),
         (("worker", "ask", "--body=-"), BODY_REFUSAL),
         (("send", "--body", "y", "worker", "ask", "x"), BODY_REFUSAL),
+        (("worker", "ask", "x", "--force"), FORCE_REFUSAL),
+        (("--force", "worker", "ask", "x"), FORCE_REFUSAL),
+        (("send", "worker", "ask", "--force", "x"), FORCE_REFUSAL),
     ],
 )
-def test_kind_and_body_flags_are_refused_before_stdin_or_state(
+def test_kind_body_and_force_flags_are_refused_before_stdin_or_state(
     world: World, tmp_path: Path, args: tuple[str, ...], text: str
 ) -> None:
     know(world, "worker", "boss")
@@ -552,8 +560,8 @@ RE_REFUSED = (
         (("fyi", "x", "--scope", "two\nlines"), "--scope must be one line"),
         (("fyi", "x", "--scope", "carriage\rreturn"), "--scope must be one line"),
         (("fyi", "x", "--scope", "s" * 201), "--scope is 201 characters; at most 200"),
-        (("fyi", "x", "y", "z"), "unexpected argument 'z' after the body"),
-        (("fyi", "--", "-x", "-y", "-z"), "unexpected argument '-z' after the body"),
+        (("fyi", "x", "y", "z"), f"unexpected argument 'z' after the body{PARSER_TAIL}"),
+        (("fyi", "--", "-x", "-y", "-z"), f"unexpected argument '-z' after the body{PARSER_TAIL}"),
         (("hold", "x", "a body"), "a hold has no body: it is complete in its headline (at most 160 characters); drop the body, or send an ask or fyi"),
     ],
 )  # fmt: skip

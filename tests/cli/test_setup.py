@@ -25,6 +25,7 @@ from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
 from hail.setup_merge import codex_trust_hash
 from tests.support.entry import hail_bin
+from tests.support.rules import host_executable_line, paths_of, rules_for
 from tests.support.world import SCRUBBED
 
 OLD_LINE = '[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format claude'
@@ -39,7 +40,6 @@ TRUST_HINT = (
     "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
     " hail's own (or review them with /hooks in Codex)"
 )
-RULES_SOURCE = Path(__file__).resolve().parents[2] / "src" / "hail" / "data" / "hail.rules"
 
 
 @dataclass(frozen=True)
@@ -474,7 +474,10 @@ def test_setup_writes_hails_codex_rule_in_a_file_of_its_own(sw: World) -> None:
         f"done  Codex: updated {sw.rules}; a new Codex session may run hail outside its sandbox\n"
         in r.out
     )
-    assert sw.rules.read_bytes() == RULES_SOURCE.read_bytes()
+    # The hooks name hail bare: the hail a login PATH finds, and the file that link leads to.
+    paths = (str(sw.home / ".local" / "bin" / "hail"), os.path.realpath(hail_bin()))
+    assert host_executable_line(*paths) in sw.rules.read_text()
+    assert sw.rules.read_text() == rules_for(*paths)
     assert other.read_text() == 'prefix_rule(pattern = ["gh", "pr", "view"])\n'
     assert sorted(p.name for p in sw.rules.parent.iterdir()) == ["default.rules", "hail.rules"]
 
@@ -499,6 +502,36 @@ def test_the_rule_survives_reruns_byte_for_byte_and_an_edited_one_is_restored_wi
     assert sw.run("--yes").rc == 0
     assert sw.rules.read_bytes() == written
     assert (sw.rules.parent / "hail.rules.hail-backup").read_text() == edited
+
+
+def test_the_rule_names_a_hail_no_login_path_finds_by_the_path_its_hooks_run(sw: World) -> None:
+    (sw.home / ".local" / "bin" / "hail").unlink()
+    install_scenario(sw)
+    assert sw.run("--yes").rc == 0
+    assert host_executable_line(*paths_of(hail_bin())) in sw.rules.read_text()
+    assert sw.rules.read_text() == rules_for(*paths_of(hail_bin()))
+    assert sw.run("--check").rc == 0
+    if sw.runner == "inprocess":
+        assert doctor_hook_lines(sw.env)[-1] == (
+            "ok",
+            f"Codex may run hail outside its sandbox (rule {sw.rules})",
+        )
+
+
+def test_a_rule_without_hails_paths_is_outdated(sw: World) -> None:
+    """An older rule let out any program named hail: setup replaces it, doctor asks for that."""
+    install_scenario(sw)
+    assert sw.run("--yes").rc == 0
+    current = sw.rules.read_text()
+    older = "".join(line for line in current.splitlines(True) if "host_executable(" not in line)
+    sw.rules.write_text(older)
+    r = sw.run("--check")
+    assert r.rc == 1, r
+    assert "+" + host_executable_line(*paths_of(str(sw.home / ".local" / "bin" / "hail"))) in r.out
+    if sw.runner == "inprocess":
+        assert doctor_hook_lines(sw.env)[-1][0] == "FIX"
+    assert sw.run("--yes").rc == 0
+    assert sw.rules.read_text() == current
 
 
 def test_no_codex_directory_means_no_rule(sw: World) -> None:

@@ -22,6 +22,7 @@ from hail.commands.setup import doctor_hook_lines
 from hail.hook_table import hook_groups, hook_specs
 from hail.setup_merge import codex_trust_hash
 from tests.support.entry import run_hail
+from tests.support.rules import rules_for
 from tests.support.world import SCRUBBED
 
 PROGRAM = "/nix/store/0000-hail-0.7.0/bin/hail"
@@ -196,6 +197,41 @@ def test_setup_program_names_hail_by_path_and_doctor_finds_it_current(hm: Home) 
     # Idempotent: a second run with the same program changes nothing.
     rc, out, err = hm.setup("--check", "--program", PROGRAM)
     assert rc == 0, out
+
+
+def test_setup_program_is_the_hail_codexs_rule_lets_out(hm: Home) -> None:
+    """The activation step names the store path: the rule lets out that hail and no other."""
+    rules = hm.home / ".codex" / "rules" / "hail.rules"
+    (hm.home / ".codex").mkdir()
+
+    rc, out, err = hm.setup("--yes", "--program", PROGRAM)
+
+    assert rc == 0, err
+    assert f'host_executable(name = "hail", paths = ["{PROGRAM}"])' in rules.read_text()
+    assert rules.read_text() == rules_for(PROGRAM)
+    assert ("ok", f"Codex may run hail outside its sandbox (rule {rules})") in doctor_hook_lines(
+        hm.env
+    )
+    rc, out, err = hm.setup("--check", "--program", PROGRAM)
+    assert rc == 0, out
+
+
+def test_doctor_checks_a_store_linked_rule_names_the_hail_it_lets_out(hm: Home) -> None:
+    rules = hm.home / ".codex" / "rules" / "hail.rules"
+    hm.link_into_store(rules, rules_for(PROGRAM))
+    assert doctor_hook_lines(hm.env)[-1] == (
+        "ok",
+        f"Codex may run hail outside its sandbox (rule {rules}, from Home Manager)",
+    )
+
+    rules.unlink()
+    lines = rules_for(PROGRAM).splitlines(keepends=True)
+    older = "".join(line for line in lines if "host_executable(" not in line)
+    hm.link_into_store(rules, older)
+    status, text = doctor_hook_lines(hm.env)[-1]
+    assert status == "FIX"
+    assert "enable programs.hail in your Home Manager configuration and switch" in text
+    assert "hail setup" not in text
 
 
 @pytest.mark.parametrize("program", ["", "my hail", "hail;rm -rf ~", "$(hail)", "hail\n"])

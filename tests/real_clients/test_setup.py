@@ -5,11 +5,9 @@ included."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.support.rules import paths_of, rules_for
 
 from .world import World
-
-RULES_SOURCE = Path(__file__).resolve().parents[2] / "src" / "hail" / "data" / "hail.rules"
 
 OTHER_RULES = 'prefix_rule(pattern = ["gh", "pr", "view"], decision = "prompt")\n'
 
@@ -29,7 +27,9 @@ def test_setup_is_current_and_idempotent_after_a_session(world: World, client: s
         rules / "team.rules",
     ]
     before = {f: f.read_bytes() for f in files}
-    assert before[rules / "hail.rules"] == RULES_SOURCE.read_bytes()
+    assert (
+        before[rules / "hail.rules"] == rules_for(*paths_of(str(world.tool_bin / "hail"))).encode()
+    )
     assert before[rules / "team.rules"] == OTHER_RULES.encode()
 
     check = world.hail(["setup", "--check"], cwd=world.root)

@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 
 from hail import policy
-from hail.commands.converse import default_timeout, take_wait_option
 from hail.context import Ctx
-from hail.errors import UsageError
 from hail.hooks.person import person_prompted
 from hail.store import conversation, waits
 from hail.store.store import Store
@@ -124,30 +122,8 @@ def test_a_persons_prompt_is_told_from_a_typed_envelope(data: bytes, expected: b
 def test_the_default_wait_fits_each_harness_tool_call(tmp_path: Path) -> None:
     plain = Ctx.from_env({"HOME": str(tmp_path)})
     codex = Ctx.from_env({"HOME": str(tmp_path), "CODEX_THREAD_ID": "019a"})
-    assert default_timeout(plain) == policy.AWAIT_DEFAULT_TIMEOUT < 120  # Claude's Bash: 2 min
-    assert default_timeout(codex) == policy.AWAIT_DEFAULT_TIMEOUT_CODEX < 10  # Codex's yield
-
-
-@pytest.mark.parametrize(
-    ("args", "rest", "seconds"),
-    [
-        (["w", "ask", "--wait", "q"], ["w", "ask", "q"], None),
-        (["w", "ask", "--wait", "30", "q"], ["w", "ask", "q"], 30.0),
-        (["w", "ask", "--wait=2.5", "q"], ["w", "ask", "q"], 2.5),
-        (["--wait", "w", "ask"], ["w", "ask"], None),
-        (["w", "ask", "q", "--wait"], ["w", "ask", "q"], None),
-        (["w", "ask", "--wait", "--re", "x"], ["w", "ask", "--re", "x"], None),
-    ],
-)
-def test_wait_takes_an_optional_number_of_seconds(
-    args: list[str], rest: list[str], seconds: float | None
-) -> None:
-    assert take_wait_option(args) == (rest, True, seconds)
-
-
-def test_wait_with_a_value_that_is_no_number_is_refused() -> None:
-    with pytest.raises(UsageError, match="--wait takes a number of seconds, not 'soon'"):
-        take_wait_option(["w", "ask", "--wait=soon"])
+    assert plain.default_wait() == policy.AWAIT_DEFAULT_TIMEOUT < 120  # Claude's Bash: 2 min
+    assert codex.default_wait() == policy.AWAIT_DEFAULT_TIMEOUT_CODEX < 10  # Codex's yield
 
 
 def test_a_chain_counts_replies_and_a_persons_prompt_starts_it_again(tmp_path: Path) -> None:

@@ -32,11 +32,6 @@ if TYPE_CHECKING:
     from hail.store.store import Store
 
 
-def default_timeout(ctx: Ctx) -> float:
-    """The longest wait that ends inside the caller's tool call (see policy)."""
-    return policy.AWAIT_DEFAULT_TIMEOUT_CODEX if ctx.run_by_codex else policy.AWAIT_DEFAULT_TIMEOUT
-
-
 # --- what is awaited -----------------------------------------------------------------------------
 
 
@@ -188,7 +183,7 @@ def await_replies(ctx: Ctx, asks: list[str], timeout: float | None, *, any_: boo
         raise UsageError("await --reply needs the id of at least one ask you sent")
     seat = ctx.require_seat()
     awaited = [own_ask(ctx, seat.name, a) for a in asks]
-    limit = default_timeout(ctx) if timeout is None else timeout
+    limit = ctx.default_wait() if timeout is None else timeout
     wait = waits.Wait(
         awaited[0][0].get("reply"),
         list(asks),
@@ -203,7 +198,7 @@ def after_send(ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None
     """The wait of `ask --wait`, once the ask is filed; its exit code replaces the send's."""
     seat = conversation.seat_of_mailbox(asker)
     if timeout is None:  # the default holds the send and the wait, to fit one tool call
-        limit = default_timeout(ctx)
+        limit = ctx.default_wait()
         deadline = max(ctx.born + limit, ctx.now())
     else:
         limit = timeout
@@ -211,51 +206,3 @@ def after_send(ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None
     wait = waits.Wait(asker, [ask_id], [to], any_=False, deadline=deadline)
     flush()  # the id line is out before the wait starts
     return settle(ctx, wait, seat, limit)
-
-
-def take_wait_option(args: list[str]) -> tuple[list[str], bool, float | None]:
-    """`--wait`, `--wait S` or `--wait=S` out of a send's arguments: (the rest, given, seconds).
-
-    A number right after `--wait` is its timeout, so a headline that is only a number goes in
-    quotes after another word, or on stdin.
-    """
-    from hail import argv
-
-    rest: list[str] = []
-    wait, seconds = False, None
-    it = iter(args)
-    for arg in it:
-        if arg == "--":
-            rest.append(arg)
-            rest.extend(it)
-            break
-        name, eq, value = arg.partition("=")
-        if name != "--wait":
-            rest.append(arg)
-            continue
-        wait = True
-        if eq:
-            seconds = _seconds(value, argv.PARSER_TAIL)
-            continue
-        following = next(it, None)
-        if following is None:
-            break
-        if _is_seconds(following):
-            seconds = float(following)
-        else:
-            rest.append(following)
-    return rest, wait, seconds
-
-
-def _is_seconds(text: str) -> bool:
-    try:
-        value = float(text)
-    except ValueError:
-        return False
-    return text[:1].isdigit() and 0 <= value < float("inf")
-
-
-def _seconds(text: str, tail: str) -> float:
-    if not _is_seconds(text):
-        raise UsageError(f"--wait takes a number of seconds, not '{text}'{tail}")
-    return float(text)

@@ -1,9 +1,9 @@
 """`hail setup`: install hail's hooks into Claude Code's and Codex's configs [docs/hooks.md
 "Merge rule"], and hail's rule into Codex's rules directory, which lets `hail` run outside Codex's
-sandbox.
+sandbox [docs/hooks.md "Codex rule"].
 
-The merges are pure (`setup_merge.py`); the rule is a file of hail's own (`data/hail.rules`), written
-whole. This module finds the files, shows the diff, asks, backs up and writes. Every config is read
+The merges are pure (`setup_merge.py`); the rule is a file of hail's own, written whole: the template
+`data/hail.rules` filled with the paths of the hail the hooks run. This module finds the files, shows the diff, asks, backs up and writes. Every config is read
 and merged before anything is printed or written, so a file setup cannot parse stops the run with
 nothing changed. `doctor_hook_lines` gives `hail doctor` its hook
 lines [docs/commands.md "doctor"] from the same merges, so the two verbs never disagree.
@@ -16,14 +16,14 @@ import difflib
 import os
 import stat
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from hail.commands import managed
 from hail.errors import StateError, UsageError
-from hail.hook_program import hook_program
+from hail.hook_program import hook_program, rule_paths
 from hail.hook_table import DEFAULT_PROGRAM, Harness, hook_specs
 from hail.setup_merge import (
     EVENTS,
@@ -56,8 +56,12 @@ CODEX_TRUST_HINT = (
     " hail's own (or review them with /hooks in Codex)"
 )
 
-#: hail's Codex rule, shipped as a file of its own so the Nix module installs the same bytes.
+#: hail's Codex rule, shipped as a file of its own so the Nix module installs the same text.
 RULES_SOURCE = Path(__file__).resolve().parent.parent / "data" / "hail.rules"
+#: Where the rule lists the paths of the hail it lets out; the Nix module fills it the same way.
+RULES_PATHS = "@HAIL_PATHS@"
+#: What a path in the rule may not hold: it is written as a Starlark string, verbatim.
+RULES_PATH_UNSAFE = frozenset('"\\') | frozenset(map(chr, range(32))) | {chr(127)}
 #: Where Codex finds it: every `*.rules` file in `rules/` beside its config is read at startup.
 RULES_NAME = "hail.rules"
 
@@ -134,14 +138,37 @@ def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
     return files
 
 
-def codex_rules() -> str:
-    """The text of hail's Codex rule file."""
+def _rules_template() -> str:
     try:
         return RULES_SOURCE.read_text(encoding="utf-8")
     except OSError as e:
         raise StateError(
             f"cannot read hail's Codex rule {RULES_SOURCE}: {e.strerror or e}; reinstall hail"
         ) from None
+
+
+def codex_rules(paths: Sequence[str]) -> str:
+    """hail's Codex rule file, letting out the hail at `paths` (and a bare `hail`).
+
+    Codex refuses a relative path, and a path that cannot be written verbatim as a string is left
+    out: that hail then leaves the sandbox only by its bare name, never under another path.
+    """
+    listed = ", ".join(f'"{p}"' for p in paths if _rule_path_ok(p))
+    return _rules_template().replace(RULES_PATHS, listed)
+
+
+def _rule_path_ok(path: str) -> bool:
+    return os.path.isabs(path) and not RULES_PATH_UNSAFE.intersection(path)
+
+
+def rule_paths_in(text: str) -> list[str] | None:
+    """The paths a rules file lets out when it is hail's current rule for them, else None."""
+    head, _, tail = _rules_template().partition(RULES_PATHS)
+    if len(text) < len(head) + len(tail) or not (text.startswith(head) and text.endswith(tail)):
+        return None
+    listed = text[len(head) : len(text) - len(tail)]
+    paths = listed[1:-1].split('", "') if listed else []
+    return paths if codex_rules(paths) == text else None
 
 
 def _read(path: Path) -> str:
@@ -163,9 +190,16 @@ def _read(path: Path) -> str:
         ) from None
 
 
-def _merge(cfg: ConfigFile, text: str, trust_codex: bool, program: str = DEFAULT_PROGRAM) -> str:
+def _merge(
+    cfg: ConfigFile,
+    text: str,
+    trust_codex: bool,
+    program: str,
+    env: Mapping[str, str],
+) -> str:
     if cfg.holds == "rule":
-        return codex_rules()  # hail's own file: its whole text is hail's
+        # hail's own file: its whole text is hail's, letting out the hail the hooks run.
+        return codex_rules(rule_paths(program, env))
     try:
         if cfg.harness == "claude":
             return merge_claude(text, program=program)
@@ -219,7 +253,7 @@ def run_setup(
             _say(out, managed.skip_line(cfg.name, owned))
             continue
         old = _read(cfg.path)
-        plans.append(_Plan(cfg, old, _merge(cfg, old, trust_codex, program)))
+        plans.append(_Plan(cfg, old, _merge(cfg, old, trust_codex, program, env)))
 
     drift = False
     untrusted: list[str] = []  # hail's Codex hooks still untrusted once this run is done
@@ -239,7 +273,7 @@ def run_setup(
         if check:
             _say(out, f"drift {cfg.name}: run hail setup")
             continue
-        settled = _settle(plan, yes, out, stdin, trust_codex, program)
+        settled = _settle(plan, yes, out, stdin, trust_codex, program, env)
         if settled is None:
             _say(out, f"left {cfg.name}: unchanged")
             if cfg.harness == "codex" and cfg.holds == "hooks":
@@ -260,7 +294,13 @@ def run_setup(
 
 
 def _settle(
-    plan: _Plan, yes: bool, out: TextIO, stdin: TextIO, trust_codex: bool, program: str
+    plan: _Plan,
+    yes: bool,
+    out: TextIO,
+    stdin: TextIO,
+    trust_codex: bool,
+    program: str,
+    env: Mapping[str, str],
 ) -> _Plan | None:
     """The plan to write once the person said yes to the file as it is now; None for a no.
 
@@ -279,7 +319,7 @@ def _settle(
             raise StateError(
                 f"{path} changed while hail setup ran; nothing was written to it: rerun hail setup"
             )
-        plan = _Plan(cfg, now, _merge(cfg, now, trust_codex, program))
+        plan = _Plan(cfg, now, _merge(cfg, now, trust_codex, program, env))
         if plan.old == plan.new:
             return plan
         _say(out, f"{path} changed since the diff above; the diff against it now:")
@@ -405,8 +445,8 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
             continue
         try:
             text = _read(cfg.path)
-            program = _program_in(cfg)
-            current = _merge(cfg, text, False, program) == text
+            program = _program_in(cfg, env)
+            current = _merge(cfg, text, False, program, env) == text
         except StateError as e:
             lines.append(("FIX", e.message))
             continue
@@ -435,11 +475,17 @@ def installed_hook_programs(env: Mapping[str, str]) -> list[tuple[ConfigFile, st
     return found
 
 
-def _program_in(cfg: ConfigFile) -> str:
-    """The hail the file's hooks run: Home Manager's activation step names its store path."""
-    if cfg.holds != "hooks":
-        return DEFAULT_PROGRAM
-    return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
+def _program_in(cfg: ConfigFile, env: Mapping[str, str]) -> str:
+    """The hail the file's hooks run (Home Manager's activation step names its store path); for
+    Codex's rule, the hail Codex's hooks run, else the one setup would name now."""
+    if cfg.holds == "hooks":
+        return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
+    config = cfg.directory / "config.toml"
+    for path in (config, config.with_name(managed.CODEX_HOOKS_JSON)):
+        program = managed.hail_program("codex", path)
+        if program is not None:
+            return program
+    return hook_program(env, sys.argv[0])
 
 
 def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
@@ -447,7 +493,7 @@ def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
     if cfg.holds == "hooks":
         return managed.doctor_lines(cfg.name, cfg.harness, cfg.path, cfg.trust_path, owned)
     try:
-        current = _read(owned) == codex_rules()
+        current = rule_paths_in(_read(owned)) is not None  # the store path is the module's
     except StateError as e:
         return [("FIX", e.message)]
     if current:

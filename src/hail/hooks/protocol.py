@@ -15,9 +15,6 @@ from hail import errors, policy
 from hail.store import fs
 from hail.store.store import Store, state_root
 
-FORMATS = ("claude", "codex")
-EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
-
 
 def stdout_reaches_nobody() -> bool:
     """fd 1 closed, or /dev/null: output would be lost, so nothing may be claimed [docs/hooks.md
