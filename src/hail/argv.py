@@ -16,11 +16,12 @@ from hail.errors import UsageError
 PARSER_TAIL = ". 'hail help' lists every command"
 
 #: Value rules: what an option's value must be, and how the refusal names it.
-TEXT, SECONDS, DAYS, LINES = "text", "seconds", "days", "lines"
+TEXT, SECONDS, DAYS, LINES, OFFSET = "text", "seconds", "days", "lines", "offset"
 _RULE_WORDS = {
     SECONDS: "a number of seconds",
     DAYS: "a whole number of days",
     LINES: "a number of lines",
+    OFFSET: "a byte offset",
 }
 
 
@@ -189,8 +190,9 @@ TABLE: tuple[Verb, ...] = (
     Verb(
         "show",
         "Receive",
-        (("show <id>", "print any message by id"),),
+        (("show <id> [--from N]", "print any message by id (its body from byte N)"),),
         (Arg("id"),),
+        (Opt("--from", OFFSET, "N"),),
         lean=True,
     ),
     Verb(
@@ -335,7 +337,12 @@ def value(rule: str | tuple[str, ...], text: str, name: str) -> object:
         return text
     if rule == TEXT:
         return text
-    number = _seconds(text) if rule == SECONDS else _whole(text)
+    if rule == SECONDS:
+        number: float | None = _seconds(text)
+    elif rule == OFFSET:
+        number = int(text) if text.isascii() and text.isdigit() else None  # 0 included
+    else:
+        number = _whole(text)
     if number is None:
         raise UsageError(f"{name} takes {_RULE_WORDS[rule]}, not '{text}'{PARSER_TAIL}")
     return number

@@ -114,7 +114,7 @@ class Ctx:
         self.store.check_trusted(self.reading_mailboxes(found))
         if found.bindable:  # a HAIL_SEAT seat writes nothing, not even the root
             self.store.ensure()
-            self.store.bind(found)
+        self.store.bind(found)
         return found
 
     def reading_mailboxes(self, seat: Seat, *, codex_format: bool = False) -> list[str]:

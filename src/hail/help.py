@@ -144,7 +144,8 @@ already arrived in a frame needs no hail inbox.
 
   hail inbox [--peek] [--all]   print my unread messages and claim them (read), about {policy.INBOX_MAX_KIB} KiB at a
                                 time (the rest stays unread; it says how many); --peek claims nothing
-  hail show <id>                print any message by id (claims nothing)
+  hail show <id> [--from N]     print any message by id (claims nothing), about {policy.INBOX_MAX_KIB} KiB of its
+                                body at a time; a cut note names the --from N that prints the rest
   hail brief [--all]            unread, my sends without receipt, holds involving me
   hail deliver --format claude --event PostToolUse
 """

@@ -136,6 +136,8 @@ DOCTOR_HOOK_LOG_SECONDS = 7 * 86400
 DOCTOR_LOG_LINE_MAX = 160
 #: doctor lists at most this many mailboxes with unread mail nobody sees.
 DOCTOR_UNREAD_LINES = 8
+#: ... and at most this many files in the state that are not regular files (a FIFO, say).
+DOCTOR_SPECIAL_LINES = 8
 #: doctor runs each hook's program (`<program> --version`) for at most this long.
 DOCTOR_HOOK_RUN_TIMEOUT = 10.0
 #: Claude Code runs SessionStart within a second or two of starting: an agent older than this

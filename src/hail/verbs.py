@@ -98,7 +98,8 @@ def _inbox(call: Call) -> int:
 def _show(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.show(_ctx(), call.text("id") or "")
+    start = call.number("from")
+    return receive.show(_ctx(), call.text("id") or "", 0 if start is None else int(start))
 
 
 def _whoami(call: Call) -> int:

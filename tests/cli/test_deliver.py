@@ -269,9 +269,15 @@ def test_an_oversize_body_is_cut_and_points_at_show(world: World) -> None:
     msg_id = world.send("worker", "ask", "big one", body=body)
     text = context_of(world.run("deliver", "--format", "claude", cwd="worker"))
     assert len(text.encode()) <= 8704
-    assert "(cut: " in text and f"hail show {msg_id} prints the whole message)" in text
-    shown = world.run("show", msg_id).stdout
-    assert f"\n{body}\n" in shown
+    cut = re.search(
+        rf"\(cut at byte (\d+) of {len(body)} body bytes; hail show {msg_id} --from (\d+) "
+        r"prints the rest\)",
+        text,
+    )
+    assert cut and cut.group(1) == cut.group(2), text[-300:]
+    at = int(cut.group(2))
+    rest = world.run("show", msg_id, "--from", str(at)).stdout
+    assert f"\n(body from byte {at} of {len(body)})\n{body[at:]}\n[/hail:" in rest
 
 
 # --- the harness payload and the sub-agent guard -------------------------------------------------

@@ -705,6 +705,44 @@ def test_hail_seat_names_a_seatless_directory_and_binds_nothing(world: World) ->
     assert not (mailbox_dir(world, "loose") / "root").exists()
 
 
+def test_hail_seat_cannot_take_a_seat_bound_to_a_directory_from_elsewhere(world: World) -> None:
+    know(world, "worker")
+    msg_id = world.send("worker", "ask", "for worker only")
+    where = seatless(world, "loose1")
+    root = os.path.realpath(world.root / "worker")
+    text = (
+        f"HAIL_SEAT=worker names seat worker, which is bound to {root}, and "
+        f"{os.path.realpath(where)} is not in it: run hail from {root}, or set HAIL_SEAT to a "
+        "name no directory holds"
+    )
+    for args in (("inbox",), ("whoami",), ("brief",), ("boss", "fyi", "as worker", "--no-wake")):
+        only_error(world.run(*args, cwd=where, env={"HAIL_SEAT": "worker"}), 3, text)
+    hook = world.run("deliver", "--format", "claude", cwd=where, env={"HAIL_SEAT": "worker"})
+    assert (hook.returncode, hook.stdout) == (0, "")
+    assert world.run("sent", msg_id).stdout == "delivered\n"  # still worker's, unread
+    assert text in (world.state / "hook-errors.log").read_text()
+    doctor = world.run("doctor", cwd=where, env={"HAIL_SEAT": "worker"})
+    assert f"FIX  {text}" in doctor.stdout.splitlines()
+    # From the bound directory itself (its marker gone), HAIL_SEAT names the seat as before.
+    (world.root / "worker" / ".hail-seat").unlink()
+    inbox = world.run("inbox", cwd="worker", env={"HAIL_SEAT": "worker"})
+    assert inbox.returncode == 0, inbox.stderr
+    assert msg_id in inbox.stdout
+
+
+def test_hail_seat_naming_a_seat_no_directory_holds_reads_its_mail(world: World) -> None:
+    know(world, "worker")
+    where = seatless(world, "loose1")
+    proc = world.run("worker", "fyi", "hello", "--no-wake", cwd=where, env={"HAIL_SEAT": "loose"})
+    assert proc.returncode == 5, proc.stderr
+    msg_id = world.send("loose", "fyi", "back to you", known=False)
+    inbox = world.run("inbox", cwd=where, env={"HAIL_SEAT": "loose"})
+    assert inbox.returncode == 0, inbox.stderr
+    assert msg_id in inbox.stdout
+    assert world.run("sent", msg_id).stdout.startswith("read ")
+    assert not (mailbox_dir(world, "loose") / "root").exists()
+
+
 def test_a_directory_seat_beats_hail_seat(world: World) -> None:
     proc = world.run("whoami", cwd="worker", env={"HAIL_SEAT": "boss"})
     assert proc.returncode == 0

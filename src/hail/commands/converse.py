@@ -148,8 +148,15 @@ def show_replies(ctx: Ctx, replies: list[tuple[str, str]]) -> None:
         if text is not None:
             items.append(_Shown(parse(text), receipt))
     if items:
+        # Within the inbox's budget, every reply shown: one cut short is still claimed, since its
+        # start and the `hail show` that prints the rest reached the agent.
         write_claimed(
-            items, claims, "the replies", "they arrive with your next prompt or tool call"
+            items,
+            claims,
+            "the replies",
+            "they arrive with your next prompt or tool call",
+            budget=policy.INBOX_MAX_BYTES,
+            shared=True,
         )
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from hail.hook_program import hook_word
 from hail.hook_table import Harness, HookSpec, hook_specs
 from hail.setup_merge import CODEX_DEFAULT_TIMEOUT, EVENTS, codex_trust_hash, codex_trust_key
 
@@ -75,11 +76,15 @@ class _Found:
 
 
 def _runs_hail(command: str, spec: HookSpec) -> bool:
-    """`<any path to an executable named hail> <spec's arguments>`."""
+    """`<any path to an executable named hail> <spec's arguments>`, the path as one word or quoted
+    as setup quotes it. Only recognised here: doctor runs the program only when it is exactly
+    hail's shape (`hook_program.hook_word`), and reports it otherwise."""
     tail = " " + " ".join(spec.args)
     if not command.endswith(tail):
         return False
     program = command[: -len(tail)]
+    if hook_word(program) is not None:
+        return True
     return bool(program) and " " not in program and os.path.basename(program) == "hail"
 
 

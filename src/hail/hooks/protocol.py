@@ -289,7 +289,7 @@ def log_error(store: Store | None, verb: str, error: BaseException | str) -> Non
                 os.replace(log, log + ".1")
         except FileNotFoundError:
             pass
-        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
+        fd = fs.open_regular(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             fs.write_all(fd, entry)
         finally:

@@ -266,7 +266,7 @@ def append_index(store: Store, entries: list[tuple[str, str, str]]) -> None:
         return
     fs.make_dirs(store.archive)
     data = "".join(f"{i} {month} {mailbox}\n" for i, month, mailbox in entries).encode("utf-8")
-    fd = os.open(store.archive_index, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
+    fd = fs.open_regular(store.archive_index, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
         fs.write_all(fd, data)
         os.fsync(fd)
