@@ -4,14 +4,17 @@ never fails a session and never delivers a body twice."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import select
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -341,6 +344,30 @@ def test_a_sub_agents_payload_written_after_the_hook_started_still_keeps_the_mai
     world.send("worker", "ask", "not for the sub-agent", body="body")
     payload = json.dumps({"agent_id": "a1", "hook_event_name": "PostToolUse", "tool_name": "x"})
     assert hook_with_late_payload(world, "PostToolUse", payload) == ""
+    assert len(os.listdir(new_dir(world))) == 1, "the mail waits for the agent's own hook"
+
+
+def unread_in_pipe(fd: int) -> int:
+    """Bytes written to a pipe and not read yet."""
+    (count,) = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))
+    return int(count)
+
+
+def test_a_payload_cut_right_after_an_inner_brace_is_read_to_its_end(world: World) -> None:
+    """A harness that writes the payload in parts: the first ends with an inner object closed."""
+    world.send("worker", "ask", "not for the sub-agent", body="body")
+    proc = spawn(
+        world, "deliver", "--format", "claude", "--event", "PostToolUse", stdin=subprocess.PIPE
+    )
+    assert proc.stdin is not None
+    fd = proc.stdin.fileno()
+    assert wait_until(lambda: sleeping(proc.pid), 10)
+    proc.stdin.write(b'{"hook_event_name":"PostToolUse","tool_input":{"x":1}')
+    proc.stdin.flush()
+    # The hook has read that part, and waits for the rest (or went on without it).
+    assert wait_until(lambda: unread_in_pipe(fd) == 0 and sleeping(proc.pid), 10)
+    out, err = proc.communicate(b', "agent_id":"a1"}', timeout=10)
+    assert (proc.returncode, out, err) == (0, b"", b"")
     assert len(os.listdir(new_dir(world))) == 1, "the mail waits for the agent's own hook"
 
 
