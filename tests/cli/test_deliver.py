@@ -813,6 +813,20 @@ def test_alternating_stops_of_two_sessions_on_one_mailbox_are_each_capped(world:
     assert blocked == {SESSION_A: 3, SESSION_B: 3}
 
 
+def test_a_stop_hook_run_from_a_tool_call_never_starts_a_new_streak(world: World) -> None:
+    for n in range(3):
+        world.send("worker", "ask", f"mail {n}")
+        assert stop_of(world, first=n == 0)
+    world.send("worker", "ask", "mail 3")
+    # A model's own tool call may claim to be a turn's first Stop: only the harness says so.
+    by_hand = world.run(
+        "deliver", "--format", "claude", "--event", "Stop", cwd="worker",
+        stdin=stop_payload(first=True), env={"CLAUDECODE": "1"},
+    )  # fmt: skip
+    assert (by_hand.returncode, by_hand.stdout) == (0, "")
+    assert stop_of(world, first=True).startswith('{"decision":"block"'), "the harness's own"
+
+
 def held_back(world: World, payload: Path) -> subprocess.Popen[bytes]:
     """A second hook of the same Stop: started now, as the harness starts every hook of an event at
     once, but stopped before it runs hail; `os.kill(pid, SIGCONT)` lets it go. (The shell execs

@@ -123,13 +123,18 @@ def deliver(fmt: str | None, event: str) -> int:
         if fmt is not None:
             for name in mailboxes:
                 ctx.store.mailbox(name).touch_hooked()
-        if person:
-            ctx.store.mailbox(mailboxes[0]).mark_prompted()  # reply chains start again
+        if person and not ctx.in_tool_call:
+            # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
+            # it could write any prompt, and only the harness's hook reports what a person typed.
+            ctx.store.mailbox(mailboxes[0]).mark_prompted()
         if event == "Stop":
             from hail.hooks.stop import StopGuard, started
 
             guard = StopGuard(
-                ctx.store.mailbox(mailboxes[0]).path, protocol.payload_bytes(), started=started()
+                ctx.store.mailbox(mailboxes[0]).path,
+                protocol.payload_bytes(),
+                started=started(),
+                by_hand=ctx.in_tool_call,
             )
             if fmt is not None:
                 # Before looking for mail: a send that files after this look sees the mark and
