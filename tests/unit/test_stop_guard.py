@@ -95,6 +95,14 @@ def test_a_run_that_started_after_the_last_block_ended_is_the_next_stop(tmp_path
     assert guard(tmp_path, SESSION).count == 2
 
 
+def test_a_block_from_before_a_reboot_is_no_run_of_a_stop_now(tmp_path: Path) -> None:
+    # Ticks count from boot: a block that ended at a tick still to come ended before a reboot.
+    (tmp_path / stop.DIR).mkdir()
+    (tmp_path / stop.DIR / ID).write_text(f"{policy.STOP_BLOCKS_MAX} {stop.clock() + 10**6}\n")
+    g = guard(tmp_path, SESSION, started=stop.clock())
+    assert not g.twin and not g.may_block()
+
+
 def test_a_garbled_streak_file_counts_as_no_streak(tmp_path: Path) -> None:
     (tmp_path / stop.DIR).mkdir()
     (tmp_path / stop.DIR / ID).write_text("nonsense here and there\n")

@@ -100,8 +100,9 @@ class StopGuard:
         self.count = own + others
         # Ticks are coarse: a run counts as another run of the counted Stop only when it started in
         # an earlier tick than that block ended, so the next Stop is never taken for one (at worst
-        # a run of the same Stop counts again: the safe side).
-        self.twin = own > 0 and started is not None and started < end
+        # a run of the same Stop counts again: the safe side). A block that ended after now ended
+        # before a reboot (ticks count from boot): no run of today's is one of its Stop.
+        self.twin = own > 0 and started is not None and started < end <= clock()
 
     def _sessions(self) -> list[str]:
         try:
