@@ -387,6 +387,84 @@ def test_only_a_persons_prompt_leaves_the_prompted_mark(
     assert not (world.state / "seats/worker/prompted").exists()
 
 
+#: What the pinned clients give a hook and a command their model runs (docs/real-clients.md):
+#: Claude Code sets CLAUDECODE=1 for both and CLAUDE_PROJECT_DIR for hooks only; Codex exports
+#: CODEX_THREAD_ID and CODEX_SESSION_ID to the model's commands only.
+CLAUDE_SESSION = "a469290b-4ee4-42a4-a471-7eb7c11befc8"
+CODEX_SESSION = "01a2321b-e6b8-79a0-a34d-b52de4d1d970"
+HOOK_ENVS = {
+    "claude": {
+        "CLAUDECODE": "1",
+        "CLAUDE_PROJECT_DIR": "/work/project",
+        "CLAUDE_CODE_SESSION_ID": CLAUDE_SESSION,
+        "CLAUDE_CODE_ENTRYPOINT": "cli",
+    },
+    "codex": {"CODEX_MANAGED_BY_NPM": "1"},
+}
+TOOL_ENVS = {
+    "claude": {
+        "CLAUDECODE": "1",
+        "CLAUDE_CODE_SESSION_ID": CLAUDE_SESSION,
+        "CLAUDE_CODE_ENTRYPOINT": "cli",
+        "CLAUDE_CODE_EXECPATH": "/opt/claude/bin/claude.exe",
+    },
+    "codex": {
+        "CODEX_MANAGED_BY_NPM": "1",
+        "CODEX_THREAD_ID": CODEX_SESSION,
+        "CODEX_SESSION_ID": CODEX_SESSION,
+        "CODEX_TOOL_CALL_ID": "call_3c30e8d4f8664819",
+        "CODEX_CI": "1",
+    },
+}
+
+
+def harness_payload(client: str, prompt: str) -> str:
+    """A UserPromptSubmit payload as each pinned client writes it."""
+    session = CLAUDE_SESSION if client == "claude" else CODEX_SESSION
+    payload: dict[str, object] = {
+        "session_id": session,
+        "transcript_path": f"/home/u/.{client}/sessions/{session}.jsonl",
+        "cwd": "/work/project",
+        "hook_event_name": "UserPromptSubmit",
+        "permission_mode": "default",
+        "prompt": prompt,
+    }
+    payload["prompt_id" if client == "claude" else "turn_id"] = (
+        "6bd6d5be-ad7e-47fe-bb0e-8814f17a21ad"
+    )
+    return json.dumps(payload)
+
+
+@pytest.mark.parametrize("client", ["claude", "codex"])
+def test_a_prompt_hook_run_from_a_tool_call_does_not_start_a_chain_again(
+    world: World, client: str
+) -> None:
+    """A model running `echo '{"prompt":…}' | hail deliver --format <client>` in its own tool call
+    is no person typing: past the cap, the chain stays capped until the harness's hook says so."""
+    last = world.send("worker", "ask", "shall we?")
+    for n in range(1, CAP + 1):
+        to, frm = ("boss", "worker") if n % 2 else ("worker", "boss")
+        last = reply(world, to, "ask", last, f"reply {n}", cwd=frm)
+    prompted = world.state / "seats" / "worker" / "prompted"
+    by_hand = world.run(
+        "deliver", "--format", client, cwd="worker",
+        stdin=harness_payload(client, "a person asks you to go on"), env=TOOL_ENVS[client],
+    )  # fmt: skip
+    assert (by_hand.returncode, by_hand.stderr) == (0, "")
+    assert not prompted.exists()
+    capped = world.run("boss", "fyi", "--re", last, "reply 9", cwd="worker")
+    assert "reply 9 in a row" in capped.stderr
+    # The harness's own hook, for the prompt a person typed into that pane.
+    hooked = world.run(
+        "deliver", "--format", client, cwd="worker",
+        stdin=harness_payload(client, "what are you two doing?"), env=HOOK_ENVS[client],
+    )  # fmt: skip
+    assert (hooked.returncode, hooked.stderr) == (0, "")
+    assert prompted.exists()
+    fresh = world.run("boss", "ask", "--re", last, "after the person looked in", cwd="worker")
+    assert fresh.returncode == 5 and "in a row" not in fresh.stderr
+
+
 def test_under_codex_the_default_wait_ends_inside_its_ten_second_yield(world: World) -> None:
     world.run("whoami", cwd="worker")
     start = time.monotonic()

@@ -66,7 +66,7 @@ def test_every_path_a_session_leaves_in_the_state_is_in_the_layout(world: World)
     a_working_session(world)
     paths = with_a_wait(world)
     relative = [str(p.relative_to(world.state)) for p in paths]
-    for wanted in ("archive/index", "holds", "replies", "waits", "seats/worker/stop-blocks"):
+    for wanted in ("archive/index", "holds", "replies", "waits", "seats/worker/stops"):
         assert any(r == wanted or r.startswith(wanted + "/") for r in relative), wanted
     assert [r for r in relative if not documented(r)] == []
 

@@ -24,6 +24,9 @@ SCRUBBED = (
     "CODEX_HOME",
     "CODEX_THREAD_ID",
     "CODEX_SESSION_ID",
+    # Set in an agent's tool calls (tests run from one): a hook would take itself for one.
+    "CLAUDECODE",
+    "CLAUDE_PROJECT_DIR",
 )
 
 

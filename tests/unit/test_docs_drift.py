@@ -177,7 +177,7 @@ def state_paths() -> list[str]:
         store.hook_log + ".1",  # its one rotation (hooks/protocol.py)
         conversation.replies_dir(store, "<id>"),
         waits.waits_dir(store),
-        f"{box.path}/{stop.FILE}",
+        f"{box.path}/{stop.DIR}/<session>",
     ]
     return sorted({p.removeprefix(ROOT + "/") for p in found})
 

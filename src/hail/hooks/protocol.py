@@ -36,8 +36,8 @@ def payload_bytes() -> bytes:
     A harness starts the hook, then writes the payload and closes stdin: on a loaded machine the
     hook can get here first, and a payload read only if already there would be missed now and
     then (a sub-agent's tool call taken for the agent's own, a person's prompt for none). So a
-    pipe gets up to HOOK_PAYLOAD_WAIT to bring it, up to its end or its closing `}`; a file or
-    /dev/null is read as it is, a terminal never.
+    pipe gets up to HOOK_PAYLOAD_WAIT to bring it, up to its end or the `}` that closes the
+    outermost object (`closes_an_object`); a file or /dev/null is read as it is, a terminal never.
     """
     try:
         if os.isatty(0):
@@ -54,8 +54,7 @@ def payload_bytes() -> bytes:
             if chunk is None:  # nothing there yet
                 # Once a whole object may be here, take only what follows at once: a harness that
                 # keeps stdin open costs no wait.
-                whole = data.rstrip().endswith(b"}")
-                wait = 0.0 if whole else deadline - time.monotonic()
+                wait = 0.0 if closes_an_object(data) else deadline - time.monotonic()
                 if wait <= 0 or not _readable_within(wait):
                     break
                 continue
@@ -65,6 +64,51 @@ def payload_bytes() -> bytes:
     except (OSError, ValueError):
         pass  # what was read so far is judged like a payload cut short
     return data
+
+
+_JSON_SPACE = b" \t\r\n"
+#: Every byte but the four that open and close objects and arrays: `translate` deletes them.
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"{}[]")
+
+
+def closes_an_object(data: bytes) -> bool:
+    """Whether `data` is one JSON object up to the brace that closes it (whitespace around it).
+
+    Braces and brackets count only outside strings, so neither an inner `}` nor one in a string
+    ends it. Only the structure is checked: whether it is valid JSON is `json.loads`'s to say.
+    Byte searches, never a loop over every byte: a payload is mostly long strings.
+    """
+    text = data.strip(_JSON_SPACE)
+    if text[:1] != b"{" or text[-1:] != b"}":
+        return False
+    depth = 0
+    at = 0
+    while True:
+        quote = text.find(b'"', at)
+        brackets = text[at : quote if quote >= 0 else len(text)].translate(None, _NOT_BRACKETS)
+        for n, bracket in enumerate(brackets):
+            depth += 1 if bracket in b"{[" else -1
+            if depth == 0:  # the outermost object closed: whole only if nothing follows
+                return quote < 0 and n == len(brackets) - 1
+        if quote < 0:
+            return False
+        at = _string_end(text, quote + 1)
+        if at < 0:
+            return False  # a string still open
+
+
+def _string_end(text: bytes, at: int) -> int:
+    """Just past the quote that ends the string whose text starts at `at`, or -1 if none does."""
+    while True:
+        quote = text.find(b'"', at)
+        if quote < 0:
+            return -1
+        backslashes = 0
+        while text[quote - 1 - backslashes] == 0x5C:  # a run of backslashes: odd escapes the quote
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return quote + 1
+        at = quote + 1
 
 
 def _read_at_once(size: int, *, regular: bool) -> bytes | None:
@@ -104,7 +148,7 @@ def payload() -> object | None:
     data = payload_bytes()
     if not data:
         return None
-    if len(data) >= policy.HOOK_STDIN_MAX or not data.rstrip().endswith(b"}"):
+    if len(data) >= policy.HOOK_STDIN_MAX or not closes_an_object(data):
         # Cut at the read limit, or not whole in time: the part not seen may name a sub-agent, whose
         # context is thrown away, so mail waits for a hook that sees its whole payload.
         return UNSEEN
