@@ -2,17 +2,21 @@
 [docs/hooks.md "Merge rule"].
 
 Everything that is not a hail hook survives: unknown keys, other tools' hooks and groups, and in
-Codex's TOML every comment and blank line. An older hail line (0.3's
-`[ -n "$TMUX_PANE" ] || exit 0; hail deliver …` included) is rewritten where it stands, keeping
-the entry's timeout and its group's matcher, so merging is idempotent: the merge of a merged text
-is that text, byte for byte. No filesystem here; `commands/setup.py` reads, diffs and writes.
+Codex's TOML every comment and blank line. A hail hook is told by its shape, the program and
+arguments it runs, never by a substring (`echo hail deliver` is another tool's). An older hail line
+(0.3's `[ -n "$TMUX_PANE" ] || exit 0; hail deliver …` included, or one naming another program) is
+rewritten where it stands, keeping the entry's timeout and its group's matcher, so merging is
+idempotent: the merge of a merged text is that text, byte for byte. No filesystem here;
+`commands/setup.py` reads, diffs and writes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import shlex
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, MutableSequence
 from dataclasses import dataclass
 from typing import cast
@@ -30,9 +34,13 @@ from hail.hook_table import DEFAULT_PROGRAM, Harness, HookSpec, hook_specs
 _HARNESSES: tuple[Harness, ...] = ("claude", "codex")
 EVENTS = tuple(dict.fromkeys(s.event for h in _HARNESSES for s in hook_specs(h)))
 
-#: Any hook command containing one of these is hail's (older forms included) [docs/hooks.md
-#: "Merge rule"].
-HAIL_MARKERS = ("hail deliver", "hail brief", "tmux-bridge deliver")
+#: The verbs of hail's hooks, per the name of the program that runs them (`tmux-bridge` was
+#: hail's name before 0.4) [docs/hooks.md "Merge rule"].
+HAIL_VERBS: dict[str, tuple[str, ...]] = {"hail": ("deliver", "brief"), "tmux-bridge": ("deliver",)}
+
+# 0.3 ran its hooks behind this guard; what follows it is the hook itself.
+_GUARD = re.compile(r'\s*\[ -n "\$TMUX_PANE" \] \|\| exit 0;\s*')
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 #: What Codex hashes for a handler that names no timeout (observed on 0.171) [docs/hooks.md
 #: "Codex trust"].
@@ -83,9 +91,59 @@ def _spec(harness: Harness, event: str) -> HookSpec:
     return next(spec for spec in hook_specs(harness) if spec.event == event)
 
 
-def is_hail_command(cmd: str) -> bool:
-    """Whether a hook command is hail's, in any version's form."""
-    return any(marker in cmd for marker in HAIL_MARKERS)
+def hook_argv(cmd: str) -> list[str] | None:
+    """The words of a hook command as the shell would run them (0.3's guard and leading `NAME=value`
+    assignments skipped), or None when it is no single simple command of a program and a verb."""
+    guard = _GUARD.match(cmd)
+    if guard is not None:
+        cmd = cmd[guard.end() :]
+    try:
+        argv = shlex.split(cmd)
+    except ValueError:  # an unclosed quote: no command hail wrote
+        return None
+    while argv and _ASSIGNMENT.match(argv[0]):
+        del argv[0]
+    return argv if len(argv) >= 2 else None
+
+
+def is_hail_command(cmd: str, programs: frozenset[str] = frozenset()) -> bool:
+    """Whether a hook command is hail's, in any version's form: `<program> deliver …` or
+    `<program> brief …`, where the program's file name is `hail` or it is one of `programs`
+    (paths known to run hail, see `hail_programs`)."""
+    argv = hook_argv(cmd)
+    if argv is None:
+        return False
+    program, verb = argv[0], argv[1]
+    if program in programs:
+        return verb in HAIL_VERBS["hail"]
+    return verb in HAIL_VERBS.get(os.path.basename(program), ())
+
+
+def hail_programs(
+    harness: Harness, hooks: Mapping[str, object], program: str, handlers_of: _HandlersOf
+) -> frozenset[str]:
+    """The programs that run hail in a config's `hooks`, whatever their file name: `program` (a
+    shell word), and each program a handler runs with exactly the arguments of hail's hook for
+    that event (what `setup --program` wrote earlier). Their `deliver` and `brief` lines are hail's."""
+    found = {_unquoted(program)}
+    for spec in hook_specs(harness):
+        groups = hooks.get(spec.event)
+        for group in groups if isinstance(groups, MutableSequence) else ():
+            for handler in handlers_of(group) or ():
+                cmd = handler.get("command") if isinstance(handler, Mapping) else None
+                argv = hook_argv(str(cmd)) if isinstance(cmd, str) else None
+                if argv is not None and tuple(argv[1:]) == spec.args:
+                    found.add(argv[0])
+    return frozenset(found)
+
+
+def _unquoted(program: str) -> str:
+    """The path a program's shell word names (`hook_program` quotes one that needs it)."""
+    try:
+        words = shlex.split(program)
+    except ValueError:
+        return program
+    return words[0] if len(words) == 1 else program
 
 
 def snake_event(event: str) -> str:
@@ -131,9 +189,10 @@ def _merge_event(
     command_of: _CommandOf,
     set_command: _SetCommand,
     handlers_of: _HandlersOf,
+    programs: frozenset[str],
 ) -> bool:
     """Apply the merge rule [docs/hooks.md "Merge rule"] to one event's groups in place; False when
-    a new group must be appended.
+    a new group must be appended. A hail command is one `is_hail_command` accepts with `programs`.
 
     Exactly one hail command equal to `wanted` ⇒ untouched. Otherwise the first hail command is
     rewritten in place (its other keys and its group kept), every other hail command is removed, and
@@ -143,7 +202,7 @@ def _merge_event(
         (gi, hi)
         for gi, group in enumerate(groups)
         for hi, handler in enumerate(handlers_of(group) or ())
-        if _is_hail(command_of(handler))
+        if _is_hail(command_of(handler), programs)
     ]
     if len(found) == 1 and command_of(_handler_at(groups, handlers_of, found[0])) == wanted:
         return True
@@ -163,8 +222,8 @@ def _merge_event(
     return True
 
 
-def _is_hail(cmd: str | None) -> bool:
-    return cmd is not None and is_hail_command(cmd)
+def _is_hail(cmd: str | None, programs: frozenset[str]) -> bool:
+    return cmd is not None and is_hail_command(cmd, programs)
 
 
 def _handler_at(
@@ -239,16 +298,21 @@ def merge_claude(
     cmds = wanted_hooks("claude", program) if wanted is None else wanted
     loaded, root = _parse_claude(text)
     try:
-        return _merge_claude_root(text, loaded, root, cmds)
+        return _merge_claude_root(text, loaded, root, cmds, program)
     except RecursionError:
         raise _unsafe(TOO_DEEP) from None
 
 
 def _merge_claude_root(
-    text: str, loaded: ExactJson | None, root: dict[str, object], cmds: Mapping[str, str]
+    text: str,
+    loaded: ExactJson | None,
+    root: dict[str, object],
+    cmds: Mapping[str, str],
+    program: str,
 ) -> str:
     before = json.loads(json.dumps(root))
     hooks = _claude_hooks(root)
+    programs = hail_programs("claude", hooks, program, _claude_handlers)
     for event, cmd in cmds.items():
         groups = hooks.get(event)
         if not isinstance(groups, list):
@@ -260,6 +324,7 @@ def _merge_claude_root(
             _claude_command,
             _claude_set_command,
             _claude_handlers,
+            programs,
         )
         if not handled:
             groups.append(_new_claude_group(_spec("claude", event), cmd))
@@ -508,6 +573,7 @@ def _merge_codex_doc(
 ) -> str:
     _ensure_features(doc)
     hooks = _codex_hooks_table(doc)
+    programs = hail_programs("codex", hooks, program, _codex_handlers)
     for event, cmd in wanted_hooks("codex", program).items():
         groups = _event_groups(hooks, event)
         handled = _merge_event(
@@ -516,6 +582,7 @@ def _merge_codex_doc(
             _codex_command,
             _codex_set_command,
             _codex_handlers,
+            programs,
         )
         if not handled:
             groups.append(_new_codex_group(_spec("codex", event), cmd))

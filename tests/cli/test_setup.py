@@ -23,7 +23,7 @@ import tomlkit
 
 from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
-from hail.setup_merge import codex_trust_hash
+from hail.setup_merge import codex_trust_hash, codex_untrusted, wanted_hooks
 from tests.support.entry import hail_bin
 from tests.support.rules import host_executable_line, paths_of, rules_for
 from tests.support.world import SCRUBBED
@@ -89,6 +89,7 @@ class World:
                 trust_codex="--trust-codex" in args,
                 out=out,
                 stdin=stdin,
+                program=args[args.index("--program") + 1] if "--program" in args else None,
             )
         except HailError as e:
             err.write(f"error: {e.message}\n")
@@ -583,3 +584,67 @@ def test_a_rerun_from_a_stable_place_rewrites_the_absolute_path_to_the_bare_name
     assert sw.run("--yes").rc == 0
     assert hail_bin() not in sw.claude.read_text()
     assert '"command": "hail deliver --format claude"' in sw.claude.read_text()
+
+
+# --- which hooks are hail's -----------------------------------------------------------------------
+
+
+def _all_commands(w: World) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Every handler's command per event: Claude's settings.json, then Codex's config.toml."""
+    claude = json.loads(w.claude.read_text())["hooks"]
+    codex = tomlkit.parse(w.codex.read_text()).unwrap()["hooks"]
+    return tuple(  # type: ignore[return-value]
+        {
+            event: [h["command"] for g in groups for h in g["hooks"]]
+            for event, groups in hooks.items()
+            if event != "state"
+        }
+        for hooks in (claude, codex)
+    )
+
+
+def test_three_programs_in_turn_leave_one_copy_of_each_hook_naming_the_last(sw: World) -> None:
+    """A new --program replaces hail's entries, whatever the old program's name (a checkout's
+    `hail-dev`, a wrapper `h`): they are hail's by their arguments, not by a substring."""
+    install_scenario(sw)
+    programs = ["/opt/one/hail", "/opt/two/hail-dev", "/opt/three/bin/h"]
+    for program in programs:
+        r = sw.run("--yes", "--trust-codex", "--program", program)
+        assert r.rc == 0, r
+    last = programs[-1]
+    claude, codex = _all_commands(sw)
+    for harness, commands in (("claude", claude), ("codex", codex)):
+        for event, cmd in wanted_hooks(harness, last).items():  # type: ignore[arg-type]
+            hails = [c for c in commands[event] if c.split()[0] in programs]
+            assert hails == [cmd], (harness, event, commands[event])
+    assert claude["UserPromptSubmit"] == ["other-tool", f"{last} deliver --format claude", "fmt"]
+    # Codex's trust follows the rewritten handlers: one record each, for the last program.
+    state = tomlkit.parse(sw.codex.read_text()).unwrap()["hooks"]["state"]
+    assert len(state) == 4, state
+    assert codex_untrusted(sw.codex.read_text(), str(sw.codex), last) == []
+    assert sw.run("--check", "--trust-codex", "--program", last).rc == 0
+    if sw.runner == "inprocess":  # doctor checks the hooks against the program they name
+        assert [s for s, _ in doctor_hook_lines(sw.env)] == ["ok", "ok", "ok"]
+
+
+@pytest.mark.parametrize(
+    "theirs", ["echo hail deliver", "/opt/other/hailstorm deliver", "notify --about 'hail brief'"]
+)
+def test_another_tools_hook_that_mentions_hail_is_kept(sw: World, theirs: str) -> None:
+    sw.claude.parent.mkdir()
+    hook = {"hooks": [{"type": "command", "command": theirs}]}
+    sw.claude.write_text(
+        json.dumps({"hooks": {"UserPromptSubmit": [hook], "SessionStart": [hook]}})
+    )
+    sw.codex.parent.mkdir()
+    sw.codex.write_text(
+        f"[[hooks.UserPromptSubmit]]\n[[hooks.UserPromptSubmit.hooks]]\n"
+        f'type = "command"\ncommand = {json.dumps(theirs)}\n'
+    )
+    for _ in range(2):
+        r = sw.run("--yes")
+        assert r.rc == 0, r
+    claude, codex = _all_commands(sw)
+    assert claude["UserPromptSubmit"] == [theirs, "hail deliver --format claude"]
+    assert claude["SessionStart"] == [theirs, "hail brief --hook"]
+    assert codex["UserPromptSubmit"] == [theirs, "hail deliver --format codex"]

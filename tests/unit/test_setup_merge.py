@@ -58,13 +58,42 @@ def test_wanted_hooks_are_the_four_of_the_table() -> None:
         ('[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format codex', True),
         ("hail brief", True),
         ("/usr/bin/tmux-bridge deliver", True),
+        ("/nix/store/0000-hail-0.7.0/bin/hail deliver --format codex --event Stop", True),
+        ("'/home/u/my checkout/.venv/bin/hail' brief --hook", True),
         ("other-tool --hail", False),
         ("hail inbox", False),
         ("", False),
+        ("echo hail deliver", False),
+        ("/opt/other/hailstorm deliver", False),
+        ("notify --about 'hail brief'", False),
+        ("tmux-bridge brief", False),
+        ("hail 'deliver", False),
     ],
 )
 def test_a_hail_command_is_recognised_in_every_older_form(cmd: str, ours: bool) -> None:
     assert is_hail_command(cmd) is ours
+
+
+def test_a_program_of_any_name_is_hails_where_it_runs_one_of_hails_hooks_exactly() -> None:
+    """`--program /opt/dev/hail-dev` wrote these: a later setup must recognise them as hail's."""
+    text = _claude(
+        {
+            "SessionStart": [
+                {"hooks": [{"type": "command", "command": "/opt/dev/h brief --hook"}]}
+            ],
+            "UserPromptSubmit": [
+                {"hooks": [{"type": "command", "command": "/opt/dev/h deliver"}]},
+                {"hooks": [{"type": "command", "command": "/opt/other/h2 deliver"}]},
+            ],
+        }
+    )
+    hooks = json.loads(merge_claude(text, program="/usr/bin/hail"))["hooks"]
+    assert _commands(hooks["SessionStart"]) == [["/usr/bin/hail brief --hook"]]
+    # /opt/dev/h ran hail's SessionStart hook, so its older deliver line is hail's too.
+    assert _commands(hooks["UserPromptSubmit"]) == [
+        ["/usr/bin/hail deliver --format claude"],
+        ["/opt/other/h2 deliver"],
+    ]
 
 
 # --- Claude Code ----------------------------------------------------------------------------------
