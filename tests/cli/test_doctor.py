@@ -7,6 +7,7 @@ nothing, as the world fixture does.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+import tomlkit
 
 from hail import __version__
 from hail.store import fs
@@ -317,6 +319,27 @@ def test_missing_hooks_are_a_fix_and_setup_clears_it(world: World) -> None:
     ) in lines
     world.run("setup", "--yes")
     assert f"ok   Claude Code hooks current ({claude / 'settings.json'})" in _lines(world)[1]
+
+
+def test_hails_hooks_in_codex_hooks_json_and_config_toml_are_a_fix(world: World) -> None:
+    """Codex runs the hooks of both files, so hail's in both would run twice."""
+    codex = world.root / "home" / ".codex"
+    codex.mkdir()
+    assert world.run("setup", "--yes", "--trust-codex").returncode == 0
+    config = codex / "config.toml"
+    hooks = tomlkit.parse(config.read_text()).unwrap()["hooks"]
+    del hooks["state"]
+    (codex / "hooks.json").write_text(json.dumps({"hooks": hooks}))  # a copy in hooks.json
+    rc, lines = _lines(world)
+    assert rc == 1
+    assert (
+        f"FIX  hail's hooks are in both {codex / 'hooks.json'} and {config}, so Codex runs each"
+        f" twice: run hail setup (it removes them from {config})"
+    ) in lines
+    world.run("setup", "--yes", "--trust-codex")
+    rc, lines = _lines(world)
+    assert f"ok   Codex hooks current ({codex / 'hooks.json'})" in lines
+    assert not [line for line in lines if "hooks" in line and not line.startswith("ok")], lines
 
 
 def test_no_harness_installed_means_no_hook_lines(world: World) -> None:

@@ -23,6 +23,7 @@ import tomlkit
 
 from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
+from hail.hook_table import hook_groups
 from hail.setup_merge import codex_trust_hash, codex_untrusted, wanted_hooks
 from tests.support.entry import hail_bin
 from tests.support.rules import host_executable_line, paths_of, rules_for
@@ -648,3 +649,129 @@ def test_another_tools_hook_that_mentions_hail_is_kept(sw: World, theirs: str) -
     assert claude["UserPromptSubmit"] == [theirs, "hail deliver --format claude"]
     assert claude["SessionStart"] == [theirs, "hail brief --hook"]
     assert codex["UserPromptSubmit"] == [theirs, "hail deliver --format codex"]
+
+
+# --- Codex's own hooks.json -----------------------------------------------------------------------
+
+THEIR_HOOK = {"hooks": [{"type": "command", "command": "notify-me"}]}
+
+
+def _hooks_json(w: World) -> Path:
+    return w.codex.with_name("hooks.json")
+
+
+def _write_hooks_json(w: World, program: str | None, *, only: tuple[str, ...] = ()) -> str:
+    """A plain hooks.json with the user's own Stop hook and hail's hooks naming `program` (all
+    events, or those in `only`; none when program is None)."""
+    hooks: dict[str, list[object]] = {"Stop": [THEIR_HOOK]}
+    if program is not None:
+        for event, groups in hook_groups("codex", program).items():
+            if not only or event in only:
+                hooks.setdefault(event, []).extend(groups)
+    text = json.dumps({"hooks": hooks}, indent=2) + "\n"
+    w.codex.parent.mkdir(exist_ok=True)
+    _hooks_json(w).write_text(text)
+    return text
+
+
+def _toml_commands(path: Path) -> list[str]:
+    hooks = tomlkit.parse(path.read_text()).unwrap().get("hooks", {})
+    return [
+        h["command"]
+        for event, groups in hooks.items()
+        if event != "state"
+        for g in groups
+        for h in g["hooks"]
+    ]
+
+
+def test_a_plain_hooks_json_holding_hails_hooks_gets_no_second_copy_in_config_toml(
+    sw: World,
+) -> None:
+    """Codex runs the hooks of hooks.json and of config.toml: hail's in both would run twice."""
+    written = _write_hooks_json(sw, "hail")
+    sw.codex.write_text(SCENARIO_CODEX)
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert _toml_commands(sw.codex) == []
+    assert _hooks_json(sw).read_text() == written
+    assert f"ok    Codex: hail hooks current in {_hooks_json(sw)}\n" in r.out
+    assert f"hail's hooks are in {_hooks_json(sw)}" in r.out
+    assert sw.run("--check").rc == 0
+    if sw.runner == "inprocess":
+        lines = doctor_hook_lines(sw.env)
+        assert ("ok", f"Codex hooks current ({_hooks_json(sw)})") in lines
+        assert not [line for line in lines if line[0] == "FIX"], lines
+
+
+def test_hails_older_hooks_in_hooks_json_are_rewritten_there(sw: World) -> None:
+    _write_hooks_json(sw, "/opt/old/hail", only=("UserPromptSubmit",))
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert not sw.codex.exists() or _toml_commands(sw.codex) == []
+    hooks = json.loads(_hooks_json(sw).read_text())["hooks"]
+    assert hooks["Stop"][0] == THEIR_HOOK
+    assert {
+        e: [h["command"] for g in groups for h in g["hooks"] if h["command"] != "notify-me"]
+        for e, groups in hooks.items()
+    } == {e: [c] for e, c in wanted_hooks("codex").items()}
+
+
+def test_hooks_json_with_other_hooks_only_leaves_hails_in_config_toml(sw: World) -> None:
+    written = _write_hooks_json(sw, None)
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert _hooks_json(sw).read_text() == written
+    assert sorted(_toml_commands(sw.codex)) == sorted(wanted_hooks("codex").values())
+
+
+def test_hails_hooks_in_both_files_are_a_fix_and_setup_keeps_the_hooks_json_copy(
+    sw: World,
+) -> None:
+    sw.codex.parent.mkdir()
+    assert sw.run("--yes").rc == 0  # hail's hooks in config.toml
+    written = _write_hooks_json(sw, "hail")  # and the user's own copy in hooks.json
+    if sw.runner == "inprocess":
+        assert (
+            "FIX",
+            f"hail's hooks are in both {_hooks_json(sw)} and {sw.codex}, so Codex runs each twice:"
+            f" run hail setup (it removes them from {sw.codex})",
+        ) in doctor_hook_lines(sw.env)
+    r = sw.run("--check")
+    assert r.rc == 1, r
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert _toml_commands(sw.codex) == []
+    assert "hooks = true" in sw.codex.read_text()
+    assert _hooks_json(sw).read_text() == written
+    if sw.runner == "inprocess":
+        assert not [s for s, _ in doctor_hook_lines(sw.env) if s == "FIX"]
+
+
+def test_trust_codex_trusts_hails_hooks_where_hooks_json_has_them(sw: World) -> None:
+    _write_hooks_json(sw, "hail")
+    r = sw.run("--yes", "--trust-codex")
+    assert r.rc == 0, r
+    assert TRUST_HINT not in r.out
+    state = tomlkit.parse(sw.codex.read_text()).unwrap()["hooks"]["state"]
+    # The user's Stop group comes first in hooks.json, so hail's Stop handler is group 1.
+    assert state[f"{_hooks_json(sw)}:stop:1:0"] == {
+        "trusted_hash": codex_trust_hash("Stop", "hail deliver --format codex --event Stop")
+    }
+    assert len(state) == 4
+    if sw.runner == "inprocess":
+        assert not [s for s, _ in doctor_hook_lines(sw.env) if s != "ok"]
+    r = sw.run("--yes")  # a rerun without --trust-codex keeps that trust
+    assert r.rc == 0 and TRUST_HINT not in r.out, r
+
+
+def test_a_hooks_json_that_is_no_json_object_stops_the_run_with_the_fix(sw: World) -> None:
+    """setup cannot tell whether Codex already runs hail's hooks from it."""
+    sw.codex.parent.mkdir()
+    _hooks_json(sw).write_text('{"hooks": ')
+    r = sw.run("--yes")
+    assert r.rc == 1, r
+    assert r.err.startswith(f"error: {_hooks_json(sw)} is not a JSON object ("), r.err
+    assert not sw.codex.exists()
+    if sw.runner == "inprocess":
+        assert doctor_hook_lines(sw.env)[0][0] == "FIX"

@@ -3,7 +3,9 @@
 sandbox [docs/hooks.md "Codex rule"].
 
 The merges are pure (`setup_merge.py`); the rule is a file of hail's own, written whole: the template
-`data/hail.rules` filled with the paths of the hail the hooks run. This module finds the files, shows the diff, asks, backs up and writes. Every config is read
+`data/hail.rules` filled with the paths of the hail the hooks run. This module finds the files
+(Codex's hooks.json too, where hail's Codex hooks stay when it already holds them), shows the diff,
+asks, backs up and writes. Every config is read
 and merged before anything is printed or written, so a file setup cannot parse stops the run with
 nothing changed. `doctor_hook_lines` gives `hail doctor` its hook
 lines [docs/commands.md "doctor"] from the same merges, so the two verbs never disagree.
@@ -27,11 +29,15 @@ from hail.hook_program import hook_program, rule_paths
 from hail.hook_table import DEFAULT_PROGRAM, Harness, hook_specs
 from hail.setup_merge import (
     EVENTS,
+    HooksElsewhere,
     MergeError,
+    codex_json_holds_hail,
+    codex_toml_holds_hail,
     codex_untrusted,
     error_text,
     merge_claude,
     merge_codex,
+    merge_codex_json,
 )
 
 if TYPE_CHECKING:
@@ -196,6 +202,7 @@ def _merge(
     trust_codex: bool,
     program: str,
     env: Mapping[str, str],
+    elsewhere: HooksElsewhere | None = None,
 ) -> str:
     if cfg.holds == "rule":
         # hail's own file: its whole text is hail's, letting out the hail the hooks run.
@@ -203,9 +210,42 @@ def _merge(
     try:
         if cfg.harness == "claude":
             return merge_claude(text, program=program)
-        return merge_codex(text, cfg.trust_path, trust_codex, program)
+        if cfg.path.name == managed.CODEX_HOOKS_JSON:
+            return merge_codex_json(text, program)
+        return merge_codex(text, cfg.trust_path, trust_codex, program, elsewhere)
     except MergeError as e:
         raise StateError(error_text(cfg.harness, str(cfg.path), e)) from None
+
+
+def _hooks_json(cfg: ConfigFile) -> ConfigFile:
+    """Codex's hooks.json beside its config.toml, where Codex reads hooks too."""
+    return ConfigFile(
+        cfg.name,
+        cfg.harness,
+        cfg.directory,
+        cfg.path.with_name(managed.CODEX_HOOKS_JSON),
+        str(Path(cfg.trust_path).with_name(managed.CODEX_HOOKS_JSON)),
+    )
+
+
+def _hail_hooks_json(
+    cfg: ConfigFile, program: str | None, env: Mapping[str, str]
+) -> tuple[ConfigFile, str] | None:
+    """Codex's hooks.json and its text when it holds any of hail's hooks: they belong there then,
+    not in config.toml, where Codex would run each a second time [docs/hooks.md "Codex"].
+
+    `program` is the one setup writes; None (doctor) takes the one the file's hooks name."""
+    if cfg.harness != "codex" or cfg.holds != "hooks":
+        return None
+    beside = _hooks_json(cfg)
+    if program is None:
+        program = _program_in(beside, env)
+    text = _read(beside.path)
+    try:
+        holds = codex_json_holds_hail(text, program)
+    except MergeError as e:
+        raise StateError(error_text(beside.harness, str(beside.path), e)) from None
+    return (beside, text) if holds else None
 
 
 @dataclass(frozen=True)
@@ -213,6 +253,8 @@ class _Plan:
     cfg: ConfigFile
     old: str
     new: str
+    #: For config.toml when hail's hooks are in hooks.json: that file, as the merge saw it.
+    elsewhere: HooksElsewhere | None = None
 
 
 def unified_diff(old: str, new: str, path: str) -> str:
@@ -252,21 +294,44 @@ def run_setup(
         if owned is not None:
             _say(out, managed.skip_line(cfg.name, owned))
             continue
+        elsewhere = None
+        found = _hail_hooks_json(cfg, program, env)
+        if found is not None:
+            beside, text = found
+            json_plan = _Plan(beside, text, _merge(beside, text, trust_codex, program, env))
+            plans.append(json_plan)
+            elsewhere = HooksElsewhere(json_plan.new, beside.trust_path)
         old = _read(cfg.path)
-        plans.append(_Plan(cfg, old, _merge(cfg, old, trust_codex, program, env)))
+        plans.append(
+            _Plan(cfg, old, _merge(cfg, old, trust_codex, program, env, elsewhere), elsewhere)
+        )
 
     drift = False
     untrusted: list[str] = []  # hail's Codex hooks still untrusted once this run is done
+    hooks_json: str | None = None  # hooks.json as this run leaves it, when hail's hooks are there
     for plan in plans:
         if isinstance(plan, ConfigFile):
             if plan.holds == "hooks":  # one line per missing harness, not per file
                 _say(out, f"skip  {plan.name}: {plan.directory} not installed")
             continue
+        if plan.elsewhere is not None and hooks_json != plan.elsewhere.text:
+            # hooks.json was left as it was (or changed meanwhile): trust what it holds now.
+            elsewhere = HooksElsewhere(hooks_json or "", plan.elsewhere.trust_path)
+            plan = _Plan(
+                plan.cfg,
+                plan.old,
+                _merge(plan.cfg, plan.old, trust_codex, program, env, elsewhere),
+                elsewhere,
+            )
         cfg, path = plan.cfg, str(plan.cfg.path)
-        if cfg.harness == "codex" and cfg.holds == "hooks":
-            untrusted = codex_untrusted(plan.new, cfg.trust_path, program)
+        is_json = cfg.path.name == managed.CODEX_HOOKS_JSON
+        codex_config = cfg.harness == "codex" and cfg.holds == "hooks" and not is_json
+        if codex_config:
+            untrusted = codex_untrusted(plan.new, cfg.trust_path, program, plan.elsewhere)
+        if is_json:
+            hooks_json = plan.new if plan.old == plan.new or check else plan.old
         if plan.old == plan.new:
-            _say(out, f"ok    {cfg.name}: {cfg.what} current in {path}")
+            _say(out, _current_line(plan))
             continue
         drift = True
         out.write(unified_diff(plan.old, plan.new, path))
@@ -276,14 +341,17 @@ def run_setup(
         settled = _settle(plan, yes, out, stdin, trust_codex, program, env)
         if settled is None:
             _say(out, f"left {cfg.name}: unchanged")
-            if cfg.harness == "codex" and cfg.holds == "hooks":
-                untrusted = codex_untrusted(plan.old, cfg.trust_path, program)
+            if codex_config:
+                untrusted = codex_untrusted(plan.old, cfg.trust_path, program, plan.elsewhere)
             continue
+        if is_json:
+            hooks_json = settled.new
         if settled.old == settled.new:  # someone else made it current meanwhile
-            _say(out, f"ok    {cfg.name}: {cfg.what} current in {path}")
+            _say(out, _current_line(settled))
             continue
         _install(settled)
-        _say(out, f"done  {cfg.name}: updated {path}; {_next_step(cfg, trust_codex)}")
+        where = "" if plan.elsewhere is None else f" (hail's hooks are in {_hooks_json(cfg).path})"
+        _say(out, f"done  {cfg.name}: updated {path}{where}; {_next_step(cfg, trust_codex)}")
     if not check:
         harnesses = sorted({c.harness for c in files if c.installed}) or ["claude", "codex"]
         for line in summary(harnesses, program):
@@ -291,6 +359,16 @@ def run_setup(
         if untrusted:
             _say(out, CODEX_TRUST_HINT)
     return 1 if check and drift else 0
+
+
+def _current_line(plan: _Plan) -> str:
+    cfg = plan.cfg
+    if plan.elsewhere is not None:
+        return (
+            f"ok    {cfg.name}: hail's hooks are in {_hooks_json(cfg).path}, so none go in"
+            f" {cfg.path}"
+        )
+    return f"ok    {cfg.name}: {cfg.what} current in {cfg.path}"
 
 
 def _settle(
@@ -319,7 +397,9 @@ def _settle(
             raise StateError(
                 f"{path} changed while hail setup ran; nothing was written to it: rerun hail setup"
             )
-        plan = _Plan(cfg, now, _merge(cfg, now, trust_codex, program, env))
+        plan = _Plan(
+            cfg, now, _merge(cfg, now, trust_codex, program, env, plan.elsewhere), plan.elsewhere
+        )
         if plan.old == plan.new:
             return plan
         _say(out, f"{path} changed since the diff above; the diff against it now:")
@@ -444,6 +524,10 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
             lines += _managed_lines(cfg, owned)
             continue
         try:
+            found = _hail_hooks_json(cfg, None, env)
+            if found is not None:
+                lines += _hooks_json_lines(cfg, *found, env)
+                continue
             text = _read(cfg.path)
             program = _program_in(cfg, env)
             current = _merge(cfg, text, False, program, env) == text
@@ -464,12 +548,48 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
     return lines
 
 
+def _hooks_json_lines(
+    cfg: ConfigFile, beside: ConfigFile, json_text: str, env: Mapping[str, str]
+) -> list[CheckLine]:
+    """Doctor's lines for Codex when hail's hooks are in its hooks.json: current there, none left
+    in config.toml (Codex would run each twice), and their trust, which config.toml records."""
+    program = _program_in(beside, env)
+    elsewhere = HooksElsewhere(json_text, beside.trust_path)
+    text = _read(cfg.path)
+    lines: list[CheckLine] = []
+    if _merge(beside, json_text, False, program, env) == json_text:
+        lines.append(("ok", f"{cfg.name} hooks current ({beside.path})"))
+    else:
+        lines.append(("FIX", _outdated(beside)))
+    if _merge(cfg, text, False, program, env, elsewhere) != text:
+        twice = codex_toml_holds_hail(text, program)
+        lines.append(
+            (
+                "FIX",
+                f"hail's hooks are in both {beside.path} and {cfg.path}, so Codex runs each twice:"
+                f" run hail setup (it removes them from {cfg.path})"
+                if twice
+                else _outdated(cfg),
+            )
+        )
+    untrusted = codex_untrusted(text, cfg.trust_path, program, elsewhere)
+    if untrusted:
+        lines.append(("note", _untrusted_note(untrusted, beside.path)))
+    return lines
+
+
 def installed_hook_programs(env: Mapping[str, str]) -> list[tuple[ConfigFile, str]]:
-    """Each hook config holding hail's hooks, with the program they run (doctor runs it)."""
+    """Each hook config holding hail's hooks, with the program they run (doctor runs it); for
+    Codex, its hooks.json first (where hail's hooks go when that file has them)."""
     found: list[tuple[ConfigFile, str]] = []
     for cfg in config_files(env):
         if cfg.installed and cfg.holds == "hooks":
-            program = managed.hail_program(cfg.harness, cfg.path)
+            places = [cfg.path]
+            if cfg.harness == "codex":
+                places.insert(0, _hooks_json(cfg).path)
+            program = next(
+                (p for p in (managed.hail_program(cfg.harness, at) for at in places) if p), None
+            )
             if program is not None:
                 found.append((cfg, program))
     return found
