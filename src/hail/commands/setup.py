@@ -177,18 +177,47 @@ def rule_paths_in(text: str) -> list[str] | None:
     return paths if codex_rules(paths) == text else None
 
 
+@dataclass(frozen=True)
+class _Seen:
+    """A config as setup read it: its bytes, and which file it was when (None: there was none)."""
+
+    data: bytes
+    identity: tuple[int, int, int, int] | None
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    # Another program's save either renames a new file in (a new inode) or rewrites this one (a
+    # new mtime, and mostly a new size).
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _look(path: Path) -> _Seen:
+    """The file's bytes and identity, both from one open file."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return _Seen(b"", None)
+    with os.fdopen(fd, "rb") as f:
+        identity = _identity(os.fstat(f.fileno()))
+        return _Seen(f.read(), identity)
+
+
 def _read(path: Path) -> str:
     """The config's text; a missing file counts as empty."""
+    return _read_seen(path)[0]
+
+
+def _read_seen(path: Path) -> tuple[str, _Seen]:
+    """The config's text, and the file as it was read (for the compare before a write)."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return ""
+        seen = _look(path)
     except OSError as e:
         raise StateError(
             f"cannot read {path}: {e.strerror or e}; fix it, then rerun hail setup"
         ) from None
+    data = seen.data
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), seen
     except UnicodeDecodeError as e:
         raise StateError(
             f"{path} is not UTF-8 text ({e.reason} at byte {e.start}); "
@@ -338,7 +367,7 @@ def run_setup(
         if check:
             _say(out, f"drift {cfg.name}: run hail setup")
             continue
-        settled = _settle(plan, yes, out, stdin, trust_codex, program, env)
+        settled = _settle(plan, yes, out, stdin, trust_codex, program, env)  # written unless None
         if settled is None:
             _say(out, f"left {cfg.name}: unchanged")
             if codex_config:
@@ -349,7 +378,6 @@ def run_setup(
         if settled.old == settled.new:  # someone else made it current meanwhile
             _say(out, _current_line(settled))
             continue
-        _install(settled)
         where = "" if plan.elsewhere is None else f" (hail's hooks are in {_hooks_json(cfg).path})"
         _say(out, f"done  {cfg.name}: updated {path}{where}; {_next_step(cfg, trust_codex)}")
     if not check:
@@ -380,23 +408,27 @@ def _settle(
     program: str,
     env: Mapping[str, str],
 ) -> _Plan | None:
-    """The plan to write once the person said yes to the file as it is now; None for a no.
+    """Write the plan once the person said yes to the file as it is now, and return what was
+    written (nothing when it became current meanwhile); None for a no.
 
-    The file is read again after the answer: an edit saved while setup waited at its prompt is
+    The file is read again after the answer, and compared with that read once more just before
+    the new text replaces it: an edit saved while setup waited at its prompt or while it wrote is
     merged and shown as a new diff, and asked about again, never overwritten. With --yes nobody
-    saw the new text, so setup refuses instead.
+    saw the new text, so setup refuses instead. Only an edit saved in the moment between that last
+    compare and the rename can still be replaced: the other program holds no lock.
     """
     cfg, path = plan.cfg, str(plan.cfg.path)
     while True:
         if not yes and not _confirm(f"update {path}?", out, stdin):
             return None
-        now = _read(cfg.path)
-        if now == plan.old:
+        now, seen = _read_seen(cfg.path)
+        if now == plan.old and _install(plan, seen):
             return plan
         if yes:
             raise StateError(
                 f"{path} changed while hail setup ran; nothing was written to it: rerun hail setup"
             )
+        now = _read(cfg.path)
         plan = _Plan(
             cfg, now, _merge(cfg, now, trust_codex, program, env, plan.elsewhere), plan.elsewhere
         )
@@ -454,14 +486,15 @@ def _confirm(question: str, out: TextIO, stdin: TextIO) -> bool:
     return stdin.readline().strip() in ACCEPT
 
 
-def _install(plan: _Plan) -> None:
-    """Back up a non-empty old file beside it, then write the new text atomically."""
+def _install(plan: _Plan, seen: _Seen) -> bool:
+    """Back up a non-empty old file beside it, then write the new text atomically, unless the
+    file is no longer the one `seen` (then nothing is written but the backup: False)."""
     path = plan.cfg.path
     try:
         if plan.old:
             _write_backup(path.with_name(path.name + BACKUP_SUFFIX), plan.old)
         path.parent.mkdir(parents=True, exist_ok=True)  # Codex's rules/ may not exist yet
-        write_config(path, plan.new)
+        return write_config(path, plan.new, seen)
     except OSError as e:
         raise StateError(
             f"cannot write {path}: {e.strerror or e}; fix its permissions, then rerun hail setup"
@@ -474,8 +507,9 @@ def _write_backup(backup: Path, text: str) -> None:
     _replace(backup, text, NEW_FILE_MODE)
 
 
-def write_config(path: Path, text: str) -> None:
-    """Write `.<name>.<pid>.tmp` beside the file, then rename it over the file.
+def write_config(path: Path, text: str, seen: _Seen) -> bool:
+    """Write `.<name>.<pid>.tmp` beside the file, then rename it over the file, unless the file is
+    no longer the one `seen` (False, nothing written).
 
     A new file is 0600; an existing one keeps its mode. A symlinked config (a dotfiles checkout) is
     written through to its target, so the link survives.
@@ -485,11 +519,17 @@ def write_config(path: Path, text: str) -> None:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = NEW_FILE_MODE
-    _replace(target, text, mode)
+    return _replace(target, text, mode, seen)
 
 
-def _replace(target: Path, text: str, mode: int) -> None:
-    """A new file of `mode` beside `target`, renamed over it (a link at `target` included)."""
+def _replace(target: Path, text: str, mode: int, seen: _Seen | None = None) -> bool:
+    """A new file of `mode` beside `target`, renamed over it (a link at `target` included).
+
+    With `seen` (a config, not a backup), the new file is synced to disk, and the target is
+    compared with `seen` after that and once more just before the rename, so that another
+    program's save is replaced only if it lands between that last stat and the rename; when it
+    differs the new file is removed (False). The directory is synced after the rename.
+    """
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
     tmp.unlink(missing_ok=True)
     try:
@@ -498,11 +538,40 @@ def _replace(target: Path, text: str, mode: int) -> None:
             # The umask must not narrow an existing file's mode.
             os.fchmod(f.fileno(), mode)
             f.write(text)
+            if seen is not None:
+                f.flush()
+                os.fsync(f.fileno())
+        if seen is not None and (_look(target) != seen or _identity_now(target) != seen.identity):
+            tmp.unlink()
+            return False
         tmp.replace(target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+    if seen is not None:
+        _sync_directory(target.parent)
+    return True
+
+
+def _identity_now(path: Path) -> tuple[int, int, int, int] | None:
+    try:
+        return _identity(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename durable; a filesystem that cannot sync a directory is left as it is."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
