@@ -706,6 +706,15 @@ def test_a_plain_hooks_json_holding_hails_hooks_gets_no_second_copy_in_config_to
 
 def test_hails_older_hooks_in_hooks_json_are_rewritten_there(sw: World) -> None:
     _write_hooks_json(sw, "/opt/old/hail", only=("UserPromptSubmit",))
+    if sw.runner == "inprocess":
+        assert doctor_hook_lines(sw.env)[:2] == [
+            ("FIX", f"Codex hooks missing or outdated in {_hooks_json(sw)}: run hail setup"),
+            (
+                "FIX",
+                f"Codex hooks are in {_hooks_json(sw)}, but {sw.codex} is not current for them"
+                " ([features] hooks = true): run hail setup",
+            ),
+        ]
     r = sw.run("--yes")
     assert r.rc == 0, r
     assert not sw.codex.exists() or _toml_commands(sw.codex) == []

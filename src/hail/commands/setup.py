@@ -638,7 +638,8 @@ def _hooks_json_lines(
                 f"hail's hooks are in both {beside.path} and {cfg.path}, so Codex runs each twice:"
                 f" run hail setup (it removes them from {cfg.path})"
                 if twice
-                else _outdated(cfg),
+                else f"{cfg.name} hooks are in {beside.path}, but {cfg.path} is not current for"
+                " them ([features] hooks = true): run hail setup",
             )
         )
     untrusted = codex_untrusted(text, cfg.trust_path, program, elsewhere)
