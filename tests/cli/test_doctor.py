@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+import tomlkit
 
 from hail import __version__
 from hail.store import fs
@@ -320,6 +321,27 @@ def test_missing_hooks_are_a_fix_and_setup_clears_it(world: World) -> None:
     assert f"ok   Claude Code hooks current ({claude / 'settings.json'})" in _lines(world)[1]
 
 
+def test_hails_hooks_in_codex_hooks_json_and_config_toml_are_a_fix(world: World) -> None:
+    """Codex runs the hooks of both files, so hail's in both would run twice."""
+    codex = world.root / "home" / ".codex"
+    codex.mkdir()
+    assert world.run("setup", "--yes", "--trust-codex").returncode == 0
+    config = codex / "config.toml"
+    hooks = tomlkit.parse(config.read_text()).unwrap()["hooks"]
+    del hooks["state"]
+    (codex / "hooks.json").write_text(json.dumps({"hooks": hooks}))  # a copy in hooks.json
+    rc, lines = _lines(world)
+    assert rc == 1
+    assert (
+        f"FIX  hail's hooks are in both {codex / 'hooks.json'} and {config}, so Codex runs each"
+        f" twice: run hail setup (it removes them from {config})"
+    ) in lines
+    world.run("setup", "--yes", "--trust-codex")
+    rc, lines = _lines(world)
+    assert f"ok   Codex hooks current ({codex / 'hooks.json'})" in lines
+    assert not [line for line in lines if "hooks" in line and not line.startswith("ok")], lines
+
+
 def test_no_harness_installed_means_no_hook_lines(world: World) -> None:
     assert not any("hooks" in line for line in _lines(world)[1])
 
@@ -565,12 +587,9 @@ def test_a_hook_command_that_is_not_hails_shape_is_reported_and_never_run(
     rc, lines = _lines(world)
     assert not marker.exists(), "doctor ran shell code from a hook command"
     assert rc == 1
-    (fix,) = [line for line in lines if "is not hail's shape" in line]
-    assert fix.startswith("FIX  Claude Code's hooks run ")
-    assert fix.endswith(
-        "which is not hail's shape (hail, or a path to it, then hail's arguments): doctor does not"
-        " run it; run hail setup, which writes hail's own hook commands"
-    )
+    # Not hail's own form: it counts as no hook of hail's, and nothing of it is run.
+    (fix,) = [line for line in lines if line.startswith("FIX  Claude Code hooks")]
+    assert fix.endswith(": run hail setup")
 
 
 def test_a_hook_program_named_by_its_path_or_on_path_is_run_without_a_shell(

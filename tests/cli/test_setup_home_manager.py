@@ -275,3 +275,33 @@ def test_doctor_notes_hails_hooks_left_in_config_toml_beside_home_managers_hooks
         f" hooks from {codex / 'config.toml'} (an earlier hail setup wrote them; Home Manager's"
         f" {codex / 'hooks.json'} has them now)",
     ) in lines, lines
+
+
+def test_each_activation_replaces_the_last_generations_hooks_and_their_codex_trust(
+    hm: Home,
+) -> None:
+    """Each generation's activation runs setup with its own store path: the hooks of the one
+    before are rewritten in place, never added to, and Codex's trust records follow them."""
+    (hm.home / ".claude").mkdir()
+    (hm.home / ".codex").mkdir()
+    settings = hm.home / ".claude" / "settings.json"
+    config = hm.home / ".codex" / "config.toml"
+    settings.write_text(json.dumps({"hooks": {"Stop": [USER_HOOK]}}))
+    generations = [f"/nix/store/{n}{n}{n}{n}-hail-0.{n}.0/bin/hail" for n in range(7, 10)]
+    for program in generations:
+        rc, _out, err = hm.setup("--yes", "--program", program, "--trust-codex")
+        assert rc == 0, err
+    last = generations[-1]
+    hooks = json.loads(settings.read_text())["hooks"]
+    assert hooks == {
+        "Stop": [USER_HOOK, *hook_groups("claude", last)["Stop"]],
+        **{e: g for e, g in hook_groups("claude", last).items() if e != "Stop"},
+    }
+    codex = tomlkit.parse(config.read_text()).unwrap()["hooks"]
+    state = codex.pop("state")
+    assert codex == hook_groups("codex", last)
+    assert sorted(state) == sorted(
+        f"{config}:{key}:0:0"
+        for key in ("session_start", "user_prompt_submit", "post_tool_use", "stop")
+    )
+    assert [status for status, _ in doctor_hook_lines(hm.env)] == ["ok", "ok", "ok"]
