@@ -304,7 +304,7 @@ def test_a_wait_killed_without_cleaning_up_blocks_nobody(world: World) -> None:
     boss.kill()
     boss.communicate()
     assert waiting(world, 1), "SIGKILL left the record"
-    record = next((world.state / "waits").iterdir())
+    record = next(p for p in (world.state / "waits").iterdir() if not p.name.startswith("."))
     old = time.time() - 10
     os.utime(record, (old, old))  # not refreshed since: its process is gone
     proc = world.run("boss", "ask", "--wait", "0.2", "mine", cwd="worker")

@@ -84,9 +84,9 @@ def _stop_on_term(signum: int, frame: FrameType | None) -> None:
 
 def begin(ctx: Ctx, wait: waits.Wait) -> None:
     """Record the wait, or refuse it at once when it would close a cycle of waits."""
-    waits.start(ctx.store, wait)
-    path = waits.blocking_path(waits.live(ctx.store, ctx.now()), wait, _answered(ctx.store))
-    if path is None or not waits.refused(path, wait):
+    listed = waits.start(ctx.store, wait)
+    path = waits.blocking_path(waits.live(ctx.store, ctx.now(), listed), wait, _answered(ctx.store))
+    if path is None:
         return
     waits.stop(wait)
     holder, ask_id = path[-1]

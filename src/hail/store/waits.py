@@ -7,8 +7,12 @@ and removes it when it stops; a record that is not refreshed belongs to a proces
 (an agent's tool call ends at its own limit) and counts for nothing.
 
 A new wait that would close a cycle — A waits for B while B starts waiting for A, directly or
-through other seats — is refused at once. Both of two waits started at the same moment may see the
-cycle: only the newer one is refused, so exactly one of them goes on.
+through other seats — is refused at once. A wait writes its record and lists `waits/` under one
+lock (`waits/.lock`), then follows the records it listed: of two waits started at the same moment
+the one that takes the lock second lists the other's record and gives way, and the first, which
+could not list the second, goes on. Exactly one goes on, and never neither: without the lock (not
+had within WAIT_LOCK_SECONDS) each still writes before it lists, so the later lister sees the
+other, and at worst both give way.
 """
 
 from __future__ import annotations
@@ -98,11 +102,12 @@ def _read(path: str) -> Wait | None:
     )
 
 
-def live(store: Store, now: float) -> list[Wait]:
-    """Every wait whose process still refreshes its record and whose deadline has not passed."""
+def live(store: Store, now: float, names: list[str]) -> list[Wait]:
+    """The waits of `names` whose process still refreshes its record and whose deadline has not
+    passed."""
     where = waits_dir(store)
     out = []
-    for name in fs.list_names(where):
+    for name in names:
         path = os.path.join(where, name)
         touched = fs.mtime(path)
         if touched is None:
@@ -116,12 +121,52 @@ def live(store: Store, now: float) -> list[Wait]:
     return out
 
 
-def start(store: Store, wait: Wait) -> None:
-    """Write the record of a wait that begins now."""
+def start(store: Store, wait: Wait) -> list[str]:
+    """Write the record of a wait that begins now; the names in `waits/` just after, its own
+    among them. Both happen under the lock, so of any two waits one lists the other's record."""
     where = waits_dir(store)
     fs.make_dirs(where)
     wait.path = os.path.join(where, f"{wait.started}-{os.getpid()}")
-    fs.write_atomic(wait.path, wait.text())
+    fd = _lock(where)
+    try:
+        fs.write_atomic(wait.path, wait.text())
+        return fs.list_names(where)
+    finally:
+        if fd is not None:
+            os.close(fd)  # closing it lets the lock go
+
+
+def _lock(where: str) -> int | None:
+    """Hold `waits/.lock` (the descriptor to close), or None when it is not had in time.
+
+    The lock is held for one write and one listing; the kernel lets it go when its holder dies, so
+    only a stopped holder keeps it, and after WAIT_LOCK_SECONDS a wait goes on without it.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(
+            os.path.join(where, ".lock"),
+            os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW,
+            fs.FILE_MODE,
+        )
+    except OSError:
+        return None
+    give_up = time.monotonic() + policy.WAIT_LOCK_SECONDS
+    pause = 0.001
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd
+        except BlockingIOError:
+            if time.monotonic() >= give_up:
+                break
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+        except OSError:
+            break  # a filesystem without locks: each wait still writes before it lists
+    os.close(fd)
+    return None
 
 
 def refresh(wait: Wait) -> None:
@@ -185,8 +230,3 @@ def blocking_path(
 
     path = via(new, frozenset({new.waiter}))
     return path[1:] if path else None
-
-
-def refused(path: Path, new: Wait) -> bool:
-    """Of the waits on a cycle, the newest gives way; the others go on waiting."""
-    return all((new.started, new.path) > (w.started, w.path) for w, _ in path)
