@@ -112,7 +112,8 @@ AWAIT_DEFAULT_TIMEOUT = 90.0
 #: a later reply wakes the agent the usual way (typed when it is idle, or with its next tool call).
 AWAIT_DEFAULT_TIMEOUT_CODEX = 8.0
 #: A waiting process refreshes its record in `waits/` this often; a record not refreshed for
-#: WAIT_STALE_SECONDS belongs to a process that is gone (killed at its tool call's limit).
+#: WAIT_STALE_SECONDS (or touched that far ahead of now) belongs to a process that is stopped, or
+#: to none: a wait that is gone lets go of its record's lock at once.
 WAIT_HEARTBEAT_SECONDS = 1.0
 WAIT_STALE_SECONDS = 5.0
 #: A wait holds `waits/.lock` for one write and one listing (well under a millisecond); a holder

@@ -131,6 +131,17 @@ def test_only_live_records_count(tmp_path: Path) -> None:
     assert not os.path.exists(fresh.path)
 
 
+def test_a_record_counts_only_while_its_process_holds_it(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "hail"))
+    killed = waits.Wait("boss", ["b1"], ["worker"], any_=False, deadline=time.time() + 60)
+    names = waits.start(store, killed)
+    assert [w.waiter for w in waits.live(store, time.time(), names)] == ["boss"]
+    assert killed.fd is not None
+    os.close(killed.fd)  # what the kernel does when the process dies, however it dies
+    assert waits.live(store, time.time(), names) == []
+    assert not os.path.exists(killed.path), "the next wait removes it"
+
+
 def payload(prompt: object) -> bytes:
     event = {"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": prompt}
     return json.dumps(event).encode()

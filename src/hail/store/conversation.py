@@ -64,6 +64,15 @@ def replies_of(store: Store, ask_id: str) -> list[tuple[str, str]]:
     return [(name, target) for _, name, target in sorted(found)]
 
 
+def replies_in_seat(store: Store, ask_id: str, seat: str) -> list[tuple[str, str]]:
+    """(reply id, mailbox) of the replies to `ask_id` that went to a mailbox of `seat`."""
+    return [
+        (reply_id, box)
+        for reply_id, box in replies_of(store, ask_id)
+        if seat_of_mailbox(box) == seat and store.lookup(reply_id) == box
+    ]
+
+
 def sweep_replies(store: Store, cutoff: float) -> None:
     """Remove reply links filed before `cutoff` (gc), and the folders they leave empty."""
     root = os.path.join(store.root, "replies")
