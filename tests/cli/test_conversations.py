@@ -245,6 +245,31 @@ def test_ask_wait_refusals_wait_for_nothing(world: World) -> None:
     assert not (world.state / "waits").exists()
 
 
+def test_a_re_from_a_seat_that_was_not_asked_is_a_comment_and_ends_no_wait(world: World) -> None:
+    """Only the seat asked answers: another seat's --re reaches the asker as an ordinary message."""
+    world.make_seat("third")
+    for seat in ("worker", "third"):
+        world.run("whoami", cwd=seat)
+    assert hook(world, "boss", "carry on").returncode == 0  # boss's hooks run: an fyi is quiet
+    proc = popen(world, "worker", "ask", "--wait", "3", "is it safe?")
+    ask = first_id(proc)
+    assert wait_until(lambda: waiting(world, 1))
+    comment = world.run("boss", "fyi", "--re", ask, "I think so too", cwd="third")
+    assert comment.returncode == 0, comment.stderr
+    assert "quiet: arrives with boss's next prompt or tool call" in comment.stderr
+    note = comment.stdout.strip()[3:]
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, (out, err)
+    assert note not in out and f"error: no reply to {ask} within 3 s." in err
+    assert world.run("sent", ask).stdout == "delivered\n", "a comment is no reply"
+    inbox = world.run("inbox")
+    assert f"fyi from:third id:{note} re:{ask}] I think so too" in inbox.stdout
+    answer = reply(world, "boss", "fyi", ask, "GO: safe", cwd="worker")
+    again = world.run("await", "--reply", ask, "--timeout", "5")
+    assert again.returncode == 0 and f"id:{answer} " in again.stdout and note not in again.stdout
+    assert world.run("sent", ask).stdout == f"delivered replied {answer}\n"
+
+
 # --- crossing waits ----------------------------------------------------------------------------------
 
 

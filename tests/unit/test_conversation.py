@@ -209,6 +209,9 @@ def test_a_chain_counts_replies_and_a_persons_prompt_starts_it_again(tmp_path: P
     thread = conversation.thread_of(store, "1130T100000-0001", "boss", "worker")
     assert (thread.is_reply, thread.chain) == (True, 4)
     assert conversation.thread_of(store, "1130T100000-0001", "boss", "third").is_reply is False
+    # Only the seat asked answers, from any of its mailboxes; a third seat's --re is a comment.
+    assert conversation.thread_of(store, "1130T100000-0001", "boss@%7", "worker").is_reply
+    assert not conversation.thread_of(store, "1130T100000-0001", "carol", "worker").is_reply
     store.mailbox("worker").mark_prompted()  # now, after the ask was sent
     assert conversation.thread_of(store, "1130T100000-0001", "boss", "worker").chain == 1
     assert conversation.thread_of(store, None, "boss", "worker").chain == 0
