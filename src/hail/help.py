@@ -72,9 +72,10 @@ Receipts (inline: an announce, hold or release whose envelope was typed and subm
 TALK = f"""\
 hail talk — delegate, wait for the answer, answer an ask
 
-A reply is any message sent with --re <id>. A reply to an ask your seat sent wakes you like an
-ask, whatever its kind: it is typed into your pane when you are idle, or arrives with your next
-tool call. Its envelope shows re:<id>.
+A reply is a message sent with --re <id> of an ask your seat sent, from the seat you asked (any of
+its panes). It wakes you like an ask, whatever its kind: it is typed into your pane when you are
+idle, or arrives with your next tool call. Its envelope shows re:<id>. A --re of your ask from
+another seat is a comment: it arrives as its kind says, and ends no wait.
 
 Delegate and wait: ask, then wait for the reply in the same command; the id comes first, then the
 reply, framed as hail inbox prints it.
@@ -111,8 +112,8 @@ person's prompt in either pane, hail still files the next one but wakes nobody a
 KINDS = f"""\
 hail kinds — ask  fyi  announce  hold  release
 
-  ask        asks for a reply. A reply is any message sent with --re <id>; a verdict leads
-             the headline (GO: land it). The envelope is typed into the recipient's pane.
+  ask        asks for a reply: a message sent with --re <id> by the seat asked; a verdict
+             leads the headline (GO: land it). The envelope is typed into the recipient's pane.
   fyi        needs no reply; fyi --re <id> reports an outcome. It interrupts nobody whose hooks
              ran within {policy.HOOKED_FRESH_DAYS} days: it arrives with their next prompt or tool call.
   announce   act on it now. Complete in its envelope: no body, never folded.

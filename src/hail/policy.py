@@ -116,9 +116,14 @@ AWAIT_DEFAULT_TIMEOUT = 90.0
 #: a later reply wakes the agent the usual way (typed when it is idle, or with its next tool call).
 AWAIT_DEFAULT_TIMEOUT_CODEX = 8.0
 #: A waiting process refreshes its record in `waits/` this often; a record not refreshed for
-#: WAIT_STALE_SECONDS belongs to a process that is gone (killed at its tool call's limit).
+#: WAIT_STALE_SECONDS (or touched that far ahead of now) belongs to a process that is stopped, or
+#: to none: a wait that is gone lets go of its record's lock at once.
 WAIT_HEARTBEAT_SECONDS = 1.0
 WAIT_STALE_SECONDS = 5.0
+#: A wait holds `waits/.lock` for one write and one listing (well under a millisecond); a holder
+#: that keeps it this long is stopped, and a new wait goes on without it (docs/conversations.md
+#: "Crossing waits": then both of two crossing waits may give way, never neither).
+WAIT_LOCK_SECONDS = 2.0
 #: Replies in a row (a `--re` of a `--re` …) with no person's prompt in either pane in between,
 #: before hail stops waking anyone: two agents must not answer each other's answers forever,
 #: and a real exchange rarely needs more than a few rounds before its person looks in.

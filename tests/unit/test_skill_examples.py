@@ -177,7 +177,7 @@ def test_the_skill_has_the_front_matter_skills_load() -> None:
         "ask fyi announce hold release",
         "hail api-1b ask <<'EOF'",
         "hail api-1b fyi '",
-        "A reply is any message sent with `--re <id>`",
+        "A reply is a message sent with `--re <id>` by the seat asked",
         "A verdict leads the headline",
         "GO: land it",
         "**never resend**",

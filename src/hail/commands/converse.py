@@ -25,11 +25,9 @@ from hail.store.message import parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from types import FrameType
 
     from hail.store.message import Message
-    from hail.store.store import Store
 
 
 # --- what is awaited -----------------------------------------------------------------------------
@@ -52,24 +50,6 @@ def own_ask(ctx: Ctx, seat: str, ask_id: str) -> tuple[Message, str]:
     return msg, receipt.mailbox
 
 
-def replies_here(store: Store, ask_id: str, seat: str) -> list[tuple[str, str]]:
-    """(reply id, mailbox) of the replies to `ask_id` that went to a mailbox of `seat`."""
-    return [
-        (reply_id, box)
-        for reply_id, box in conversation.replies_of(store, ask_id)
-        if conversation.seat_of_mailbox(box) == seat and store.lookup(reply_id) == box
-    ]
-
-
-def _answered(store: Store) -> Callable[[waits.Wait, str], bool]:
-    """Whether a wait's ask already has a reply in the waiter's seat: that wait is about to end."""
-
-    def answered(wait: waits.Wait, ask_id: str) -> bool:
-        return bool(replies_here(store, ask_id, conversation.seat_of_mailbox(wait.waiter)))
-
-    return answered
-
-
 # --- the wait ------------------------------------------------------------------------------------
 
 
@@ -79,9 +59,11 @@ def _stop_on_term(signum: int, frame: FrameType | None) -> None:
 
 def begin(ctx: Ctx, wait: waits.Wait) -> None:
     """Record the wait, or refuse it at once when it would close a cycle of waits."""
-    waits.start(ctx.store, wait)
-    path = waits.blocking_path(waits.live(ctx.store, ctx.now()), wait, _answered(ctx.store))
-    if path is None or not waits.refused(path, wait):
+    listed = waits.start(ctx.store, wait)
+    path = waits.blocking_path(
+        waits.live(ctx.store, ctx.now(), listed), wait, waits.settled(ctx.store)
+    )
+    if path is None:
         return
     waits.stop(wait)
     holder, ask_id = path[-1]
@@ -111,7 +93,7 @@ def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str,
     try:
         refreshed = time.monotonic()
         while True:
-            found = {a: replies_here(ctx.store, a, seat) for a in wait.asks}
+            found = {a: conversation.replies_in_seat(ctx.store, a, seat) for a in wait.asks}
             got = [bool(found[a]) for a in wait.asks]
             left = wait.deadline - ctx.now()
             if (any(got) if wait.any_ else all(got)) or left <= 0:

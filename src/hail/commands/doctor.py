@@ -76,6 +76,7 @@ def doctor(ctx: Ctx) -> int:
         _check_foreign_mail(ctx, plan, out)
         _note_unseen(ctx, plan, panes, out)
         _note_deleted(plan, out)
+        _note_dead_waits(plan, out)
         _note_gc_due(plan, out)
         _note_hook_errors(ctx, now, out)
         _note_special_files(ctx, out)
@@ -328,12 +329,24 @@ def _note_deleted(plan: store_gc.Scan, out: _Lines) -> None:
         )
 
 
+def _note_dead_waits(plan: store_gc.Scan, out: _Lines) -> None:
+    shown = plan.dead_waits[: policy.DOCTOR_UNREAD_LINES]
+    for path, why in shown:
+        name = os.path.basename(path)
+        out.say("note", f"waits/{name} counts for nothing ({why}): run hail gc")
+    if len(plan.dead_waits) > len(shown):
+        out.say(
+            "note", f"… {len(plan.dead_waits) - len(shown)} more wait records that block nobody"
+        )
+
+
 def _note_gc_due(plan: store_gc.Scan, out: _Lines) -> None:
     counts = (
         (len(plan.stale), f"read messages older than {plan.days} days"),
         (len(plan.due_mailboxes), "mailboxes of deleted workspaces"),
         (len(plan.holds), "lapsed holds"),
         (len(plan.unfinished), "unfinished writes in tmp/"),
+        (len(plan.dead_waits), "wait records that block nobody"),
     )
     parts = [f"{n} {what}" for n, what in counts if n]
     if parts:

@@ -35,4 +35,9 @@ def gc(ctx: Ctx, days: int = policy.GC_DEFAULT_DAYS) -> int:
         emit(
             f"removed {report.unfinished} unfinished writes left in tmp/ by sends that never ended"
         )
+    if report.waits:
+        emit(
+            f"removed {report.waits} wait records that block nobody "
+            "(their wait is over, or no wait wrote them)"
+        )
     return 0

@@ -428,7 +428,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
         verdict = look(tmux, wake_pane.id)  # a dialog: exit 4, nothing written
     letter = Letter(kind, draft, args.re or "", scope, span)
     msg_id, until = post(ctx, who, to, letter, thread.headers())
-    if thread.parent is not None and args.re:
+    if thread.is_reply and args.re:
         conversation.record_reply(ctx.store, args.re, msg_id, to.mailbox)
     filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
     if kind not in policy.CONTROL_KINDS and not quiet:
