@@ -8,7 +8,6 @@ must end within STDIN_TOTAL and STDIN_MAX_MIB (policy).
 from __future__ import annotations
 
 import os
-import select
 import stat
 import time
 
@@ -32,8 +31,10 @@ def first_byte_wait(fd: int) -> float | None:
 def read_body(fd: int = 0) -> str | None:
     """The text on stdin, or None when there is none within the window."""
     wait = first_byte_wait(fd)
-    if wait is None:
+    if wait is None or _is_devnull(fd):
         return None
+    import select  # only a send with something on stdin pays for it
+
     start = time.monotonic()
     chunks: list[bytes] = []
     size = 0
@@ -66,6 +67,14 @@ def read_body(fd: int = 0) -> str | None:
     if not chunks:
         return None
     return b"".join(chunks).decode("utf-8", errors="replace")
+
+
+def _is_devnull(fd: int) -> bool:
+    """/dev/null, the stdin of most tool calls: nothing to read, nothing to wait for."""
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(os.devnull))
+    except OSError:
+        return False
 
 
 def _unending() -> UsageError:
