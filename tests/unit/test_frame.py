@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from hail import frame
@@ -232,6 +232,7 @@ def test_a_body_from_a_byte_says_where_it_starts_and_moves_off_a_character_middl
 
 @given(st.text(min_size=1, max_size=6000), st.integers(min_value=1200, max_value=4000))
 def test_following_the_cut_notes_gives_back_every_body_byte(body: str, budget: int) -> None:
+    assume(body != "h")  # a body equal to its headline is not shown at all
     m = msg(body)
     got, at = b"", 0
     for _ in range(len(body.encode()) + 1):
