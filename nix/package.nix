@@ -37,6 +37,7 @@ python3Packages.buildPythonApplication {
     click
     libtmux
     platformdirs
+    textual
     tomlkit
   ];
 

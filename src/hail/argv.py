@@ -17,7 +17,7 @@ HAND_PARSED = ("send", "deliver", "brief", "sent", "await")
 #: Parsed by click in `cli.py`.
 CLICK_PARSED = (
     *("whoami", "seats", "inbox", "show", "read", "type", "keys"),
-    *("setup", "doctor", "gc", "demo", "version", "help"),
+    *("setup", "doctor", "gc", "demo", "version", "help", "watch"),
 )
 #: Every verb: none of these can name a seat.
 VERBS = HAND_PARSED + CLICK_PARSED

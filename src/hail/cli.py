@@ -139,6 +139,22 @@ def demo_cmd() -> int:
     return demo(os.environ)
 
 
+@click.command("watch", context_settings=SETTINGS)
+@click.argument("seat", required=False)
+@click.option("--once", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
+def watch_cmd(seat: str | None, once: bool, as_json: bool) -> int:
+    from hail.context import Ctx
+
+    if once or as_json:
+        from hail.commands import watch
+
+        return watch.once(Ctx.from_env(), seat, as_json=as_json)
+    from hail import watch_app  # the full-screen view: the only module that imports textual
+
+    return watch_app.run(Ctx.from_env(), seat)
+
+
 @click.command("version", context_settings=SETTINGS)
 @click.option("--json", "as_json", is_flag=True)
 def version_cmd(as_json: bool) -> int:
@@ -173,6 +189,7 @@ COMMANDS: dict[str, click.Command] = {
     "demo": demo_cmd,
     "version": version_cmd,
     "help": help_cmd,
+    "watch": watch_cmd,
 }
 
 

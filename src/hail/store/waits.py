@@ -190,3 +190,9 @@ def blocking_path(
 def refused(path: Path, new: Wait) -> bool:
     """Of the waits on a cycle, the newest gives way; the others go on waiting."""
     return all((new.started, new.path) > (w.started, w.path) for w, _ in path)
+
+
+def read_record(path: str) -> Wait | None:
+    """One wait record as it stands, refreshed or not: for readers that must not remove it
+    (`hail watch` judges liveness itself, by the record's mtime and deadline)."""
+    return _read(path)
