@@ -187,6 +187,7 @@ class Reader:
         self._globals: dict[str, int] = {}
         self._read_globals: dict[str, int] | None = None
         self._keys: dict[str, float] = {}
+        self._links: dict[str, int] = {}
         self._heads: dict[tuple[str, str], dict[str, str]] = {}
         self._holds: list[records.Hold] = []
         self._waits: dict[str, waits.Wait | None] = {}
@@ -323,13 +324,26 @@ class Reader:
         """The newest `limit` messages of all mailboxes, and how many there are in all."""
         total = sum(len(b.order) for b in boxes.values())
         streams = [_tagged(name, box.order) for name, box in boxes.items() if box.order]
-        newest = itertools.islice(heapq.merge(*streams, reverse=True), self.limit)
+        newest = list(itertools.islice(heapq.merge(*streams, reverse=True), self.limit))
+        # Ids carry whole seconds: within one, the id link's own time (its reservation, in ns)
+        # gives the order of the sends.
+        newest.sort(key=lambda entry: (entry[0], self._filed(entry[1])), reverse=True)
         out = []
-        for _key, msg_id, how, name in newest:
-            state = self._message(name, msg_id, how, _key)
+        for key, msg_id, how, name in newest:
+            state = self._message(name, msg_id, how, key)
             if state is not None:
                 out.append(state)
         return tuple(out), total
+
+    def _filed(self, msg_id: str) -> int:
+        filed = self._links.get(msg_id)
+        if filed is None:
+            try:
+                filed = os.lstat(self.store.id_path(msg_id)).st_mtime_ns
+            except OSError:
+                filed = 0
+            self._links[msg_id] = filed
+        return filed
 
     def _message(self, name: str, msg_id: str, how: str, key: float) -> MessageState | None:
         mailbox = self.store.mailbox(name)
