@@ -179,7 +179,7 @@ class WatchApp(App[None]):
             for key, cells in rows.items():
                 for i, (was, now) in enumerate(zip(old[key], cells, strict=True)):
                     if was != now:
-                        table.update_cell(key, columns[i], text(now))
+                        table.update_cell(key, columns[i], text(now), update_width=True)
         self._cells[name] = rows
 
     def _set(self, selector: str, value: str) -> None:
