@@ -21,6 +21,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from hail.commands import watch
@@ -152,15 +153,16 @@ class WatchApp(App[None]):
         self._drawn = snap.now
         self._set("#title", watch.title(snap))
         seats = self.query_one("#seats", DataTable)
-        seats.border_title = f"Seats ({len(snap.seats)})"
+        self._heading(seats, f"Seats ({len(snap.seats)})")
         self._fill(seats, "seats", {r.mailbox: watch.seat_cells(r, snap.now) for r in snap.seats})
         messages = self.query_one("#messages", DataTable)
-        messages.border_title = (
-            f"Messages ({len(snap.messages)} of {snap.state.total}, newest first, times UTC)"
+        self._heading(
+            messages,
+            f"Messages ({len(snap.messages)} of {snap.state.total}, newest first, times UTC)",
         )
         self._fill(messages, "messages", {m.id: watch.message_cells(m) for m in snap.messages})
         self._set("#talk", "\n".join(watch.talk_lines(snap)))
-        self.query_one("#trouble", Static).border_title = f"Trouble ({len(snap.trouble)})"
+        self._heading(self.query_one("#trouble", Static), f"Trouble ({len(snap.trouble)})")
         self._set("#trouble", "\n".join(watch.trouble_lines(snap)))
         self._status()
 
@@ -182,10 +184,22 @@ class WatchApp(App[None]):
                         table.update_cell(key, columns[i], text(now), update_width=True)
         self._cells[name] = rows
 
+    def _heading(self, widget: Widget, heading: str) -> None:
+        """Set a border title only when it changes: setting one redraws the widget."""
+        key = f"title of {widget.id}"
+        if self._texts.get(key) != heading:
+            self._texts[key] = heading
+            widget.border_title = Text(heading)
+
     def _set(self, selector: str, value: str) -> None:
-        if self._texts.get(selector) != value:
+        old = self._texts.get(selector)
+        if old != value:
             self._texts[selector] = value
-            self.query_one(selector, Static).update(Text(value))
+            # The same number of lines needs no new layout: only the text is drawn again.
+            same = old is not None and old.count("\n") == value.count("\n")
+            self.query_one(selector, Static).update(
+                Text(value, no_wrap=True, overflow="ellipsis"), layout=not same
+            )
 
     def _status(self) -> None:
         only = f"only {self.only} (a shows all) · " if self.only else ""

@@ -16,6 +16,7 @@ import json
 import re
 import shlex
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -185,7 +186,8 @@ def test_each_change_shows_within_a_second(cockpit: Cockpit) -> None:
     assert boss_wait.stdout is not None
     q2 = re.fullmatch(rf"id=({ID})\n", boss_wait.stdout.readline())
     assert q2, "ask --wait printed its id"
-    assert wait_until(lambda: any((state / "waits").iterdir()), 10)
+    waits = state / "waits"
+    assert wait_until(lambda: waits.is_dir() and any(waits.iterdir()), 10)
     c.shows("a wait", lambda s: f"boss waits on worker for {q2.group(1)}" in s)
     rc, out, err = c.say("worker", "boss", "ask", "--wait", "40", "Q3 which parser?")
     assert rc == 6, err  # hail refuses the wait that would cross
@@ -274,3 +276,19 @@ def test_once_and_json_see_the_panes_and_their_screens(cockpit: Cockpit) -> None
     agents = {s["mailbox"]: s["agents"] for s in data["seats"]}
     assert agents["worker"] == [{"pane": c.panes["worker"], "agent": "claude", "state": "idle"}]
     assert data["tmux"]["source"] == "HAIL_SOCKET" and data["tmux"]["error"] is None
+
+
+def test_the_idle_benchmark_runs_and_reports_cpu_and_memory() -> None:
+    """scripts/watch_bench.py's idle mode, shortened: the figures docs/watch.md quotes come
+    from it. No figure is asserted (speed is measured, not tested)."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "watch_bench.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--idle", "--seconds", "1", "--hail", hail_bin()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"^idle, 4 agents: CPU \d+\.\d\d% of one core over 1 s", proc.stdout, re.M)
+    assert re.search(r"RSS \d+\.\d MiB", proc.stdout), proc.stdout

@@ -33,7 +33,6 @@ def box(
         "unread": unread,
         "read": 0,
         "hooked": hooked,
-        "prompted": None,
         "root": f"/ws/{seat}",
         "root_exists": True,
         "pending": (),

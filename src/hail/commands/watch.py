@@ -26,6 +26,10 @@ from hail.transport.survey import PaneState, Surveyor, TmuxState
 #: How `--once` and the view clip a headline, and a trouble line.
 HEADLINE_CHARS = 60
 TROUBLE_CHARS = 160
+#: Open asks and holds shown, newest first, and troubles; the view and `--once` count the rest
+#: (`--json` has them all). A state of 1 000 holds would otherwise be a page of its own.
+LIST_LINES = 10
+TROUBLE_LINES = 20
 #: The JSON document's shape; bumped when a field changes meaning or goes away.
 JSON_VERSION = 1
 
@@ -128,11 +132,17 @@ def _seat_rows(
     state: StateView, panes: tuple[PaneState, ...], reachable: bool, now: float
 ) -> tuple[SeatRow, ...]:
     boxes = {b.name: b for b in state.mailboxes}
-    names = set(boxes) | {p.seat for p in panes if p.seat is not None}
+    by_seat: dict[str, list[PaneState]] = {}
+    for p in panes:
+        if p.seat is not None:
+            by_seat.setdefault(p.seat, []).append(p)
+    holds: dict[str, list[HoldState]] = {}
+    for h in state.holds:
+        holds.setdefault(seat_of_mailbox(h.to), []).append(h)
     rows = []
-    for name in sorted(names):
+    for name in sorted(set(boxes) | set(by_seat)):
         seat, _, pane = name.partition("@")
-        in_seat = tuple(p for p in panes if p.seat == seat)
+        in_seat = tuple(by_seat.get(seat, ()))
         if pane:
             agents = tuple(p for p in in_seat if p.id == pane and p.agent is not None)
         else:
@@ -157,7 +167,7 @@ def _seat_rows(
                 hooks=_hooks(hooked, now),
                 unread=len(box.unread) if box is not None else 0,
                 hooked=hooked,
-                holds=tuple(h.id for h in state.holds if _holds_on(h, name, seat, pane)),
+                holds=tuple(h.id for h in holds.get(seat, ()) if _holds_on(h, name, seat, pane)),
                 root=box.root if box is not None else None,
                 root_gone=box is not None and box.root is not None and not box.root_exists,
             )
@@ -390,14 +400,18 @@ def thread_cell(m: MessageState) -> str:
 
 
 def talk_lines(snap: Snapshot) -> list[str]:
-    """Open asks, who waits on whom (a crossing flagged), holds with their lapse time."""
+    """Open asks, who waits on whom (a crossing flagged), holds with their lapse time; the newest
+    LIST_LINES of the asks and holds (every wait, since each may be crossed)."""
     now = snap.now
     lines = [f"open asks ({len(snap.asks)})"]
-    lines += [
-        f"  {m.id} {m.reply or m.sender} → {m.to}: {clip_value(m.headline, HEADLINE_CHARS)}"
-        f" ({_age(now - m.sent) if m.sent else '?'})"
-        for m in snap.asks
-    ]
+    lines += _capped(
+        [
+            f"  {m.id} {m.reply or m.sender} → {m.to}: {clip_value(m.headline, HEADLINE_CHARS)}"
+            f" ({_age(now - m.sent) if m.sent else '?'})"
+            for m in snap.asks[: LIST_LINES + 1]
+        ],
+        len(snap.asks),
+    )
     lines.append(f"waits ({len(snap.waits)})")
     for w in snap.waits:
         done = ", answered" if w.answered else ""
@@ -408,23 +422,38 @@ def talk_lines(snap: Snapshot) -> list[str]:
         if w.crossing:
             lines.append(f"  ⚠ crossing: {w.crossing}")
     lines.append(f"holds ({len(snap.holds)})")
-    for h in snap.holds:
+    holds = []
+    for h in snap.holds[: LIST_LINES + 1]:
         scope = f" [{h.scope}]" if h.scope else ""
-        lines.append(
+        holds.append(
             f"  {h.id} {h.issuer} → {h.to}{scope}: {clip_value(h.headline, HEADLINE_CHARS)} "
             f"(until {ids.iso(h.lapses)}, lapses in {_age(h.lapses - now)})"
         )
-    return lines
+    return lines + _capped(holds, len(snap.holds))
 
 
 def trouble_lines(snap: Snapshot) -> list[str]:
+    """Each trouble and its fix; the first TROUBLE_LINES of them."""
     if not snap.trouble:
         return ["(none)"]
     lines = []
-    for t in snap.trouble:
+    for t in snap.trouble[:TROUBLE_LINES]:
         lines.append(clip_value(t.text, TROUBLE_CHARS))
         lines.append(f"  fix: {t.fix}")
+    hidden = len(snap.trouble) - TROUBLE_LINES
+    if hidden > 0:
+        lines.append(f"… {hidden} more (hail watch --json lists them all)")
     return lines
+
+
+def _capped(lines: list[str], total: int) -> list[str]:
+    """At most LIST_LINES of a list's lines, then how many more there are."""
+    if total <= LIST_LINES:
+        return lines
+    return [
+        *lines[:LIST_LINES],
+        f"  … {total - LIST_LINES} more (hail watch --json lists them all)",
+    ]
 
 
 def _age(seconds: float) -> str:
@@ -449,7 +478,8 @@ def title(snap: Snapshot) -> str:
         agents = sum(1 for p in tmux.panes if p.agent)
         where = f"tmux ({tmux.source}): {len(tmux.panes)} panes, {agents} agents"
     only = f" — only {snap.only}" if snap.only else ""
-    return f"hail watch — {snap.state.root} — {ids.iso(snap.now)} — {where}{only}"
+    # The time the state was read, not the clock: a title that ticks would redraw every second.
+    return f"hail watch — {snap.state.root} — read {ids.iso(snap.state.taken)} — {where}{only}"
 
 
 def frame(snap: Snapshot) -> list[str]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from hail import ids, policy
 from hail.seat import parse_mailbox
 from hail.store import conversation, fs, records, waits
+from hail.store.maildir import Mailbox, parse_claimed
 from hail.store.message import parse
 from hail.text import clip_value, one_line
 
@@ -58,7 +59,6 @@ class MailboxState:
     unread: tuple[str, ...]  # ids, oldest first
     read: int
     hooked: float | None
-    prompted: float | None
     root: str | None
     root_exists: bool
     pending: tuple[Pending, ...]
@@ -139,25 +139,45 @@ def _stamp(path: str) -> int:
         return 0
 
 
-def sent_key(msg_id: str, now: float) -> float | None:
+def sent_key(msg_id: str, now: float, days: dict[str, float] | None = None) -> float | None:
     """The send time an id of this version carries (its UTC month, day and time; the year is the
-    latest that puts it no more than a day ahead of now), or None for ids of older versions."""
+    latest that puts it no more than a day ahead of now), or None for ids of older versions.
+    `days` caches each month-day's midnight: 100 000 ids share a few hundred of them."""
     if not ids.is_new_style(msg_id):
         return None
-    year = int(ids.iso(now)[:4])
-    for y in (year, year - 1):
-        t = ids.parse_iso(
-            f"{y}-{msg_id[0:2]}-{msg_id[2:4]}T{msg_id[5:7]}:{msg_id[7:9]}:{msg_id[9:11]}Z"
-        )
-        if t is not None and t <= now + 86400:
-            return t
-    return None
+    mmdd = msg_id[:4]
+    midnight = days.get(mmdd) if days is not None else None
+    if midnight is None:
+        year = int(ids.iso(now)[:4])
+        for y in (year, year - 1):
+            t = ids.parse_iso(f"{y}-{mmdd[:2]}-{mmdd[2:]}T00:00:00Z")
+            if t is not None and t <= now + 86400:
+                midnight = t
+                break
+        if midnight is None:
+            return None
+        if days is not None:
+            days[mmdd] = midnight
+    hh, mm, ss = int(msg_id[5:7]), int(msg_id[7:9]), int(msg_id[9:11])
+    if hh > 23 or mm > 59 or ss > 60:
+        return None
+    return midnight + hh * 3600 + mm * 60 + ss
 
 
 class _Box:
     """What the reader keeps of one mailbox between reads, with the mtimes it was read at."""
 
-    __slots__ = ("cur", "distrust", "new", "order", "pending", "root", "sigs")
+    __slots__ = (
+        "cur",
+        "distrust",
+        "new",
+        "order",
+        "pending",
+        "root",
+        "root_at",
+        "root_exists",
+        "sigs",
+    )
 
     def __init__(self) -> None:
         self.sigs: dict[str, int] = {}
@@ -166,12 +186,17 @@ class _Box:
         self.order: list[tuple[float, str, str]] = []  # (send time, id, how or "new"), newest first
         self.pending: tuple[Pending, ...] = ()
         self.root: str | None = None
+        self.root_exists = False
+        self.root_at = float("-inf")
         self.distrust: str | None = None
 
 
 #: The parts of a mailbox the sweep stats, and those of them a read lists or reads.
-_PARTS = ("dir", "new", "cur", "pending", "hooked", "prompted")
-_LISTED = frozenset(("dir", "new", "cur", "pending"))
+_PARTS = ("new", "cur", "pending", "hooked")
+_LISTED = frozenset(("new", "cur", "pending"))
+#: A seat's bound root, and whether it still exists, change without any mtime the sweep stats
+#: (a first binding, a deleted workspace): they are read again this often.
+ROOT_SECONDS = 10.0
 
 
 class Reader:
@@ -187,9 +212,12 @@ class Reader:
         self._globals: dict[str, int] = {}
         self._read_globals: dict[str, int] | None = None
         self._keys: dict[str, float] = {}
+        self._days: dict[str, float] = {}
+        self._mailboxes: dict[str, Mailbox] = {}
+        self._paths: dict[str, tuple[str, ...]] = {}
         self._links: dict[str, int] = {}
-        self._heads: dict[tuple[str, str], dict[str, str]] = {}
-        self._holds: list[records.Hold] = []
+        self._heads: dict[tuple[str, str], MessageState] = {}
+        self._holds: list[HoldState] = []
         self._waits: dict[str, waits.Wait | None] = {}
         self._errors: HookErrors | None = None
         self._due = float("inf")
@@ -228,10 +256,18 @@ class Reader:
             self._names_at = self._globals["seats"]
         swept = {}
         for name in self._names:
-            box = store.mailbox(name)
-            paths = (box.path, box.new, box.cur, box.pending, box.hooked, box.prompted)
-            swept[name] = {part: _stamp(path) for part, path in zip(_PARTS, paths, strict=True)}
+            paths = self._paths.get(name)
+            if paths is None:
+                box = self.mailbox(name)
+                paths = self._paths[name] = (box.new, box.cur, box.pending, box.hooked)
+            swept[name] = dict(zip(_PARTS, map(_stamp, paths), strict=True))
         self._swept = swept
+
+    def mailbox(self, name: str) -> Mailbox:
+        found = self._mailboxes.get(name)
+        if found is None:
+            found = self._mailboxes[name] = self.store.mailbox(name)
+        return found
 
     def _stale(self, key: str) -> bool:
         """Whether a global part changed since the last read (every part, before the first)."""
@@ -247,6 +283,8 @@ class Reader:
         due = [float("inf")]
         boxes = {name: self._load_box(name, now) for name in self._names}
         self._boxes = {name: self._boxes[name] for name in self._names}
+        if boxes:
+            due.append(min(b.root_at for b in boxes.values()) + ROOT_SECONDS)
         messages, total = self._window(boxes, now)
         holds = self._load_holds(now, due)
         live = self._load_waits(now, due)
@@ -281,19 +319,21 @@ class Reader:
             why = self.store.distrust([name])
             box.distrust = why or ""
         sigs = self._swept.get(name, {})
-        mailbox = self.store.mailbox(name)
+        mailbox = self.mailbox(name)
         old = box.sigs
         if sigs.get("new") != old.get("new") or sigs.get("cur") != old.get("cur"):
             box.new = [u.id for u in mailbox.unread()] if not box.distrust else []
-            box.cur = {i: how for i, how, _ in mailbox.claimed()} if not box.distrust else {}
+            box.cur = _claimed(mailbox.cur) if not box.distrust else {}
             box.order = self._order(mailbox.new, mailbox.cur, box, now)
         if sigs.get("pending") != old.get("pending"):
             box.pending = tuple(
                 Pending(p.id, p.kind, name, p.to, p.epoch, p.headline)
                 for p in records.read_pending(mailbox.pending)
             )
-        if sigs.get("dir") != old.get("dir"):
+        if box.root_at + ROOT_SECONDS <= now:
             box.root = self.store.bound_root(conversation.seat_of_mailbox(name))
+            box.root_exists = box.root is not None and os.path.isdir(box.root)
+            box.root_at = now
         # A part changed within the clock's tick may change again unseen: read it again next time.
         box.sigs = {k: -1 if k in _LISTED and _settling(v) else v for k, v in sigs.items()}
         return box
@@ -301,22 +341,20 @@ class Reader:
     def _order(
         self, new_dir: str, cur_dir: str, box: _Box, now: float
     ) -> list[tuple[float, str, str]]:
-        keyed = [
-            (self._key(msg_id, os.path.join(new_dir, f"{msg_id}.md"), now), msg_id, "new")
-            for msg_id in box.new
+        keyed = [(self._key(msg_id, new_dir, ".md", now), msg_id, "new") for msg_id in box.new]
+        keyed += [
+            (self._key(msg_id, cur_dir, f".{how}.md", now), msg_id, how)
+            for msg_id, how in box.cur.items()
         ]
-        for msg_id, how in box.cur.items():
-            path = os.path.join(cur_dir, f"{msg_id}.{how}.md")
-            keyed.append((self._key(msg_id, path, now), msg_id, how))
         keyed.sort(reverse=True)
         return keyed
 
-    def _key(self, msg_id: str, path: str, now: float) -> float:
+    def _key(self, msg_id: str, directory: str, suffix: str, now: float) -> float:
         key = self._keys.get(msg_id)
         if key is None:
-            key = sent_key(msg_id, now)
+            key = sent_key(msg_id, now, self._days)
             if key is None:  # an id of an older version: the file's time, once
-                key = fs.mtime(path) or 0.0
+                key = fs.mtime(os.path.join(directory, msg_id + suffix)) or 0.0
             self._keys[msg_id] = key
         return key
 
@@ -346,33 +384,34 @@ class Reader:
         return filed
 
     def _message(self, name: str, msg_id: str, how: str, key: float) -> MessageState | None:
-        mailbox = self.store.mailbox(name)
+        mailbox = self.mailbox(name)
         if how == "new":
             path = os.path.join(mailbox.new, f"{msg_id}.md")
         else:
             path = os.path.join(mailbox.cur, f"{msg_id}.{how}.md")
-        head = self._heads.get((name, msg_id))
-        if head is None:
+        base = self._heads.get((name, msg_id))
+        if base is None:
             head = _read_head(path)
             if head is None:  # moved since the listing (a claim): the next read finds it
                 return None
-            self._heads[(name, msg_id)] = head
-        received = None if how == "new" else fs.mtime(path)
-        sent = ids.parse_iso(head.get("time", "")) if head.get("time") else None
-        return MessageState(
-            id=msg_id,
-            to=name,
-            sender=_clean(head.get("from", "")),
-            reply=_clean(head.get("reply", "")),
-            kind=_clean(head.get("kind", "")),
-            headline=_clean(head.get("ask", "")),
-            re=_clean(head.get("re", "")),
-            scope=_clean(head.get("scope", "")),
-            sent=sent if sent is not None else key or None,
-            status="delivered" if how == "new" else how,
-            received=received,
-            replies=(),
-        )
+            sent = ids.parse_iso(head.get("time", "")) if head.get("time") else None
+            base = self._heads[(name, msg_id)] = MessageState(
+                id=msg_id,
+                to=name,
+                sender=_clean(head.get("from", "")),
+                reply=_clean(head.get("reply", "")),
+                kind=_clean(head.get("kind", "")),
+                headline=_clean(head.get("ask", "")),
+                re=_clean(head.get("re", "")),
+                scope=_clean(head.get("scope", "")),
+                sent=sent if sent is not None else key or None,
+                status="delivered",
+                received=None,
+                replies=(),
+            )
+        if how == "new":
+            return base
+        return replace(base, status=how, received=fs.mtime(path))
 
     def _box_state(
         self, name: str, box: _Box, boxes: dict[str, _Box], now: float, due: list[float]
@@ -395,22 +434,15 @@ class Reader:
             unread=tuple(box.new),
             read=len(box.cur),
             hooked=sigs.get("hooked", 0) / 1e9 or None,
-            prompted=sigs.get("prompted", 0) / 1e9 or None,
             root=box.root,
-            root_exists=box.root is not None and os.path.isdir(box.root),
+            root_exists=box.root_exists,
             pending=tuple(pending),
             distrust=box.distrust or "",
         )
 
     def _load_holds(self, now: float, due: list[float]) -> tuple[HoldState, ...]:
         if self._stale("holds"):
-            self._holds = records.read_holds(self.store.holds)
-        out = []
-        for h in self._holds:
-            if not h.in_effect(now):
-                continue
-            due.append(h.lapses_at())
-            out.append(
+            self._holds = [
                 HoldState(
                     id=_clean(h.id),
                     issuer=h.issuer,
@@ -420,8 +452,13 @@ class Reader:
                     since=h.issued_at(),
                     lapses=h.lapses_at(),
                 )
-            )
-        return tuple(out)
+                for h in records.read_holds(self.store.holds)
+            ]
+        # Lapse is a filter every reader applies at its own time [docs/commands.md "Holds"].
+        in_effect = tuple(h for h in self._holds if h.lapses > now)
+        if in_effect:
+            due.append(min(h.lapses for h in in_effect))
+        return in_effect
 
     def _load_waits(self, now: float, due: list[float]) -> tuple[WaitState, ...]:
         where = waits.waits_dir(self.store)
@@ -471,6 +508,16 @@ class Reader:
             return None
         last = clip_value(_clean(recent[-1]), policy.DOCTOR_LOG_LINE_MAX)
         return HookErrors(len(recent), recent[0].split(" ", 1)[0], last)
+
+
+def _claimed(cur: str) -> dict[str, str]:
+    """Id to how of every claimed message: one listing, no path per message."""
+    out: dict[str, str] = {}
+    for name in fs.list_names(cur):
+        parsed = parse_claimed(name)
+        if parsed is not None:
+            out[parsed[0]] = parsed[1]
+    return out
 
 
 def _tagged(
