@@ -26,7 +26,7 @@ from textual.widgets import DataTable, Static
 
 from hail.commands import watch
 from hail.context import Ctx
-from hail.errors import StateError
+from hail.errors import HailError, StateError
 from hail.output import shown
 from hail.transport import survey
 
@@ -137,14 +137,19 @@ class WatchApp(App[None]):
         self.run_worker(self._follow(), exclusive=True)
 
     async def _follow(self) -> None:
-        """Look, draw what is new, wait the watch's interval; until the app ends."""
+        """Look, draw what is new, wait the watch's interval; until the app ends. A look that
+        fails (a directory made unreadable meanwhile) is said on the status line and tried again."""
         changed = True  # the first look ran before the app started
         while True:
             now = time.time()
             if changed or self.snap is None or now - self._drawn >= 1.0:
                 self.draw(self.looker.snapshot(now, self.only))
             await asyncio.sleep(self.looker.interval)
-            changed = await asyncio.to_thread(self.looker.tick, time.time())
+            try:
+                changed = await asyncio.to_thread(self.looker.tick, time.time())
+            except (OSError, HailError) as err:
+                self.say(f"cannot read the state: {err}")
+                changed = False
 
     # --- drawing --------------------------------------------------------------------------------
 
