@@ -434,13 +434,15 @@ def in_tmux(hail: str, world: Any, env: dict[str, str], seconds: float) -> None:
 def scale(hail: str, seconds: float, cache: Path | None) -> None:
     bench = load_bench()
     world = bench.large_world(cache)
-    env = scratch_env(Path(tempfile.mkdtemp(prefix="hws")))
+    scratch = Path(tempfile.mkdtemp(prefix="hws"))
+    env = scratch_env(scratch)
     env.update(HOME=str(world.home), XDG_STATE_HOME=str(world.state_home))
     try:
         in_process(world, {**env, "HAIL_SOCKET": "/nonexistent/socket"})
         in_tmux(hail, world, env, seconds)
     finally:
         world.reset()
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:
