@@ -26,8 +26,12 @@ let
   program = "${cfg.package}/bin/hail";
   skillSource = "${cfg.package}/share/hail/skills/hail";
   # The rule that lets Codex run `hail` outside its sandbox: the file
-  # `hail setup` writes.
-  codexRule = builtins.readFile ../src/hail/data/hail.rules;
+  # `hail setup` writes, listing the one path this hail may be run by besides
+  # its bare name (Codex would otherwise let out any program named hail, one
+  # the model wrote into its workspace too).
+  codexRule =
+    builtins.replaceStrings [ "@HAIL_PATHS@" ] [ ''"${program}"'' ]
+      (builtins.readFile ../src/hail/data/hail.rules);
 
   # Home Manager releases without these modules still evaluate this one.
   hasClaudeModule = options.programs ? claude-code;

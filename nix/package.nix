@@ -5,8 +5,8 @@
 }:
 
 let
-  # pyproject.toml is the single source of the version.
-  inherit ((lib.importTOML ../pyproject.toml).project) version;
+  # src/hail/__init__.py is the one source of the version (pyproject.toml reads it too).
+  version = import ./version.nix;
 in
 python3Packages.buildPythonApplication {
   pname = "hail";
@@ -20,6 +20,10 @@ python3Packages.buildPythonApplication {
     fileset = lib.fileset.unions [
       ../pyproject.toml
       ../README.md
+      # Read by the unit tests: the reference, the layer list, the changelog's version.
+      ../docs
+      ../DESIGN.md
+      ../CHANGELOG.md
       (lib.fileset.maybeMissing ../LICENSE)
       ../bin
       ../src

@@ -50,6 +50,8 @@ FULL_RUNS = 100
 SLOW_CASE_RUNS = 10
 WARMUP_RUNS = 3
 DEFAULT_BENCH_FACTOR = 2.0
+#: The verbs agents run most besides the hooks, and a send that needs no tmux.
+LEAN_TARGET = 1.5
 #: How much a case may grow from the small state to the large one.
 SCALE_TARGET = 1.1
 SEATS_DOCTOR_LIMIT_MS = 1000.0
@@ -488,6 +490,7 @@ def all_cases(world: World, hail: str) -> list[Case]:
 
     return [
         *hook_cases(world, hail),
+        *lean_cases(world, hail),
         Case(
             "deliver --format claude (5 unread)",
             world,
@@ -503,10 +506,29 @@ def all_cases(world: World, hail: str) -> list[Case]:
             world,
             SENDER,
             [hail, SINK, "ask", "is the session store change ready to land?"],
-            3.0,
+            LEAN_TARGET,
             expect_text(5, "id="),
             after=forget_send,
         ),
+    ]
+
+
+def lean_cases(world: World, hail: str) -> list[Case]:
+    """The verbs agents run most, apart from the hooks: parsed without click, no tmux loaded."""
+    sent = world.sent_id
+    return [
+        Case("inbox", world, BENCH, [hail, "inbox"], LEAN_TARGET, expect_code(0)),
+        Case("show <id>", world, BENCH, [hail, "show", sent], LEAN_TARGET, expect_code(0)),
+        Case(
+            "await <id> (receipt there)",
+            world,
+            BENCH,
+            [hail, "await", sent, "--timeout", "0"],
+            LEAN_TARGET,
+            expect_text(0, "read "),
+        ),
+        Case("whoami", world, BENCH, [hail, "whoami"], LEAN_TARGET, expect_text(0, "seat: ")),
+        Case("brief", world, BENCH, [hail, "brief"], LEAN_TARGET, expect_code(0)),
     ]
 
 

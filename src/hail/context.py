@@ -41,6 +41,18 @@ def _cwd() -> str:
         ) from None
 
 
+def in_tool_call(env: Mapping[str, str]) -> bool:
+    """Whether this process runs inside a command an agent's model ran (a tool call), rather than
+    as a hook its harness ran [docs/conversations.md "Person prompts"].
+
+    Codex exports CODEX_THREAD_ID and CODEX_SESSION_ID to every command its model runs and to no
+    hook; Claude Code sets CLAUDECODE=1 for both, and CLAUDE_PROJECT_DIR for hooks only.
+    """
+    if env.get("CODEX_THREAD_ID") or env.get("CODEX_SESSION_ID"):
+        return True
+    return bool(env.get("CLAUDECODE")) and not env.get("CLAUDE_PROJECT_DIR")
+
+
 class Ctx:
     __slots__ = (
         "_seat",
@@ -50,6 +62,7 @@ class Ctx:
         "cwd",
         "env",
         "home",
+        "in_tool_call",
         "pane",
         "run_by_codex",
         "store",
@@ -72,6 +85,7 @@ class Ctx:
         self.pane = pane
         self.run_by_codex = run_by_codex
         self.cap = cap
+        self.in_tool_call = in_tool_call(env)
         self._seat: Seat | None = None
         self._seat_done = False
         #: When this command began (before stdin was read): a default wait counts from here.
@@ -89,6 +103,12 @@ class Ctx:
             run_by_codex=bool(env.get("CODEX_THREAD_ID") or env.get("CODEX_SESSION_ID")),
             cap=cap_from(env.get("HAIL_ENVELOPE_MAX")),
         )
+
+    def default_wait(self) -> float:
+        """The longest wait that ends inside the caller's tool call (see policy)."""
+        if self.run_by_codex:
+            return policy.AWAIT_DEFAULT_TIMEOUT_CODEX
+        return policy.AWAIT_DEFAULT_TIMEOUT
 
     def now(self) -> float:
         return time.time()
@@ -108,7 +128,7 @@ class Ctx:
         self.store.check_trusted(self.reading_mailboxes(found))
         if found.bindable:  # a HAIL_SEAT seat writes nothing, not even the root
             self.store.ensure()
-            self.store.bind(found)
+        self.store.bind(found)
         return found
 
     def reading_mailboxes(self, seat: Seat, *, codex_format: bool = False) -> list[str]:

@@ -1,10 +1,15 @@
 """hail's errors: each carries its exit code (docs/commands.md "Exit codes") and a message that ends
 with its fix.
 
-Only `entry.dispatch` prints `error: …` and chooses the exit status.
+Only `entry.dispatch` prints `error: …` and chooses the exit status. Any other exception is
+unexpected, a bug: its traceback is what diagnoses it (`hook-errors.log`, `HAIL_DEBUG`).
 """
 
 from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 #: A send that is in the inbox but was not typed or not submitted (docs/commands.md "Send report").
 NOT_WOKEN = 5
@@ -55,3 +60,22 @@ class WaitCycleError(HailError):
     """Waiting for this reply would close a cycle of seats waiting on each other (exit 6)."""
 
     exit_code = WAIT_CYCLE
+
+
+def is_unexpected(error: BaseException) -> bool:
+    """An exception that is not one of hail's own errors: a bug, or a failure no code foresaw."""
+    return not isinstance(error, HailError)
+
+
+def debugging(env: Mapping[str, str]) -> bool:
+    """`HAIL_DEBUG` set (to anything but empty or 0): unexpected errors print their traceback
+    [docs/commands.md "Output conventions"]."""
+    return env.get("HAIL_DEBUG", "") not in ("", "0")
+
+
+def traceback_of(error: BaseException) -> str:
+    """The error's traceback as Python prints it, causes included. Failure paths only: the
+    `traceback` module is not imported on a path that works."""
+    import traceback
+
+    return "".join(traceback.format_exception(error))

@@ -96,26 +96,47 @@ def is_own_envelope(prompt: str, msg: Message) -> bool:
 
 
 def frame(
-    token: str, msg: Message, *, body_limit: int | None = None, headline: bool = True
+    token: str,
+    msg: Message,
+    *,
+    body_limit: int | None = None,
+    headline: bool = True,
+    body_from: int = 0,
 ) -> list[str]:
-    """The lines of one framed message; with `body_limit` (bytes), a longer body is cut and noted."""
+    """The lines of one framed message; with `body_limit` (bytes), a longer body is cut and the
+    cut noted with the `hail show` that prints what follows. With `body_from`, the body starts at
+    that byte (`hail show <id> --from <byte>`), noted first."""
     lines = [start_line(token, msg, headline=headline)]
     if msg.has_body:
         body = msg.body
-        if body_limit is not None:
+        if body_limit is not None or body_from:
             raw = body.encode("utf-8")
-            if len(raw) > body_limit:
-                shown = _cut(raw, body_limit)
+            start = _boundary(raw, body_from)
+            part = raw[start:]
+            if start:
+                lines.append(f"(body from byte {start} of {len(raw)})")
+                body = part.decode("utf-8", errors="ignore")
+            if body_limit is not None and len(part) > body_limit:
+                shown = _cut(part, body_limit)
+                end = start + len(shown)
                 lines.append(shown.decode("utf-8", errors="ignore"))
                 lines.append(
-                    f"(cut: {len(shown)} of {len(raw)} body bytes; hail show "
-                    f"{envelope.sanitize(msg.id)} prints the whole message)"
+                    f"(cut at byte {end} of {len(raw)} body bytes; hail show "
+                    f"{envelope.sanitize(msg.id)} --from {end} prints the rest)"
                 )
                 lines.append(end_line(token))
                 return lines
         lines.append(body)
     lines.append(end_line(token))
     return lines
+
+
+def _boundary(raw: bytes, at: int) -> int:
+    """`at`, within the body and moved forward past the middle of a UTF-8 character."""
+    at = min(max(at, 0), len(raw))
+    while at < len(raw) and (raw[at] & 0xC0) == 0x80:
+        at += 1
+    return at
 
 
 def frame_bytes(lines: list[str]) -> int:
@@ -136,12 +157,17 @@ def _cut(raw: bytes, limit: int) -> bytes:
     return head
 
 
-def cut_to_fit(token: str, msg: Message, budget: int, *, headline: bool = True) -> list[str]:
-    """One message's frame, its body cut so the frame fits in `budget` bytes (with preamble room)."""
-    full = frame(token, msg, headline=headline)
+def cut_to_fit(
+    token: str, msg: Message, budget: int, *, headline: bool = True, body_from: int = 0
+) -> list[str]:
+    """One message's frame (its body from byte `body_from`), the body cut so the frame fits in
+    `budget` bytes (with preamble room)."""
+    full = frame(token, msg, headline=headline, body_from=body_from)
     if frame_bytes(full) <= budget:
         return full
-    overhead = frame_bytes(frame(token, msg, body_limit=0, headline=headline)) - 1  # empty body
+    overhead = (
+        frame_bytes(frame(token, msg, body_limit=0, headline=headline, body_from=body_from)) - 1
+    )  # an empty body
     # Slack for the digits of the cut note, which grow with the shown byte count.
     limit = max(0, budget - overhead - 16)
-    return frame(token, msg, body_limit=limit, headline=headline)
+    return frame(token, msg, body_limit=limit, headline=headline, body_from=body_from)

@@ -3,39 +3,7 @@ test checks)."""
 
 from __future__ import annotations
 
-from hail import policy
-
-MAP = f"""\
-hail — messages between coding agents on one machine
-
-Send
-  hail <seat> <kind> '<headline>'          kinds: ask fyi announce hold release
-  hail <seat> <kind> <<'EOF'               headline on the first line, body after it
-  hail <seat> ask --wait '<headline>'      ask, then wait for the reply (hail help talk)
-  sent <id>...                             receipt: delivered, injected, read or inline; replies
-  await <id>... [--timeout S] [--any]      wait for receipts
-  await --reply <id>... [--timeout S]      wait for the replies to my asks, print them
-Receive
-  inbox [--peek] [--all]                   print (and claim) my unread messages
-  show <id>                                print any message by id
-  brief [--all]                            my standing state: unread, late sends, holds
-  deliver --format claude|codex            the hook (run by the harness, not by you)
-Seats
-  whoami                                   this directory's seat
-  seats [seat]                             seats, their agent panes, unread, hook age
-  watch [seat] [--once|--json]             a live view of every seat, message, wait and hold
-Panes (not agents: shells, gate runs, prompts)
-  read <pane|seat> [N]                     the last N lines of a pane (default {policy.READ_DEFAULT_LINES})
-  type <pane|seat> '<text>'                type one line, no Enter (after read)
-  keys <pane|seat> <key>...                Enter, Escape, C-c, Up … (after read)
-Tool
-  setup [--check] [--yes] [--trust-codex]  install the hooks for Claude Code and Codex
-  doctor                                   check the install and the mail nobody reads
-  gc [--days N]                            archive old read mail
-  demo                                     a real end-to-end run on a scratch tmux server
-  version [--json]                         hail's version
-  help [topic]                             topics: send kinds talk receive seats panes setup state
-"""
+from hail import argv, policy
 
 SEND = f"""\
 hail send — a message to another agent's seat
@@ -62,12 +30,12 @@ Options
   --scope <s>      what it applies to: an issue, ref, path or action (one line, at most {policy.SCOPE_MAX} characters)
   --for <span>     how long a hold lasts: 30m, 8h, 3d (at most {policy.HOLD_MAX_DAYS}d; default {policy.HOLD_DEFAULT_HOURS}h)
   --no-submit      type the envelope, do not press Enter
-  --force          type even into a dialog (only after hail read <seat> 10)
   --no-wake        write the message, type nothing (exit 5)
   --wait [S]       (ask) then wait up to S seconds for the reply and print it (hail help talk)
 
 --kind and --body are refused: the kind is the word after the seat, the body goes on stdin or after
-the headline.
+the headline. --force is gone: text typed into a permission dialog answers it, so a send never types
+there (exit 4); wait until its user resolves it, or send --no-wake for the hooks to deliver it after.
 
 The headline is one line: control characters are dropped, tabs and line breaks become spaces.
 Over the cap (HAIL_ENVELOPE_MAX, default {policy.DEFAULT_ENVELOPE_MAX} characters) an ask or fyi is folded at a sentence or word
@@ -90,7 +58,8 @@ Exit codes
   1  usage or state error; the message says what to run
   2  a control headline over the cap: shorten it
   3  seat problem: no seat here, a bad name, a shared seat addressed bare, a pane that is gone
-  4  the pane shows a permission dialog; nothing written. Read it, resolve it, resend
+  4  the pane shows a permission dialog; nothing written. Wait until it is resolved, then resend,
+     or resend with --no-wake for the hooks to deliver it after the dialog
   5  in the inbox but not typed or not submitted: do not resend, it is delivered
   6  (--wait) not waiting: the seat you ask is waiting for your answer; answer it first
 
@@ -103,9 +72,10 @@ Receipts (inline: an announce, hold or release whose envelope was typed and subm
 TALK = f"""\
 hail talk — delegate, wait for the answer, answer an ask
 
-A reply is any message sent with --re <id>. A reply to an ask your seat sent wakes you like an
-ask, whatever its kind: it is typed into your pane when you are idle, or arrives with your next
-tool call. Its envelope shows re:<id>.
+A reply is a message sent with --re <id> of an ask your seat sent, from the seat you asked (any of
+its panes). It wakes you like an ask, whatever its kind: it is typed into your pane when you are
+idle, or arrives with your next tool call. Its envelope shows re:<id>. A --re of your ask from
+another seat is a comment: it arrives as its kind says, and ends no wait.
 
 Delegate and wait: ask, then wait for the reply in the same command; the id comes first, then the
 reply, framed as hail inbox prints it.
@@ -142,8 +112,8 @@ person's prompt in either pane, hail still files the next one but wakes nobody a
 KINDS = f"""\
 hail kinds — ask  fyi  announce  hold  release
 
-  ask        asks for a reply. A reply is any message sent with --re <id>; a verdict leads
-             the headline (GO: land it). The envelope is typed into the recipient's pane.
+  ask        asks for a reply: a message sent with --re <id> by the seat asked; a verdict
+             leads the headline (GO: land it). The envelope is typed into the recipient's pane.
   fyi        needs no reply; fyi --re <id> reports an outcome. It interrupts nobody whose hooks
              ran within {policy.HOOKED_FRESH_DAYS} days: it arrives with their next prompt or tool call.
   announce   act on it now. Complete in its envelope: no body, never folded.
@@ -175,7 +145,8 @@ already arrived in a frame needs no hail inbox.
 
   hail inbox [--peek] [--all]   print my unread messages and claim them (read), about {policy.INBOX_MAX_KIB} KiB at a
                                 time (the rest stays unread; it says how many); --peek claims nothing
-  hail show <id>                print any message by id (claims nothing)
+  hail show <id> [--from N]     print any message by id (claims nothing), about {policy.INBOX_MAX_KIB} KiB of its
+                                body at a time; a cut note names the --from N that prints the rest
   hail brief [--all]            unread, my sends without receipt, holds involving me
   hail deliver --format claude --event PostToolUse
 """
@@ -220,7 +191,7 @@ hail setup — install the hooks, check the install
   hail setup [--check] [--yes] [--trust-codex]
       Adds four hooks to ~/.claude/settings.json and ~/.codex/config.toml, replacing older hail
       lines in place and keeping everything else, and writes ~/.codex/rules/hail.rules, which lets
-      Codex run `hail` outside its sandbox. Shows a diff and asks first; backs up the old file.
+      Codex run this hail outside its sandbox (read, type, keys and setup ask first). Shows a diff and asks first; backs up the old file.
       --check reports drift (exit 1); --trust-codex also marks hail's hooks as trusted in Codex;
       --program PATH names that hail in the hook commands instead of `hail` from PATH. A config
       that is a link into the Nix store is Home Manager's: setup leaves it to hail's module.
@@ -250,6 +221,7 @@ Environment
   HAIL_SOCKET           tmux socket (default: $TMUX, else tmux's default server)
   HAIL_SEAT             a seat name, used only where the directory names none
   HAIL_AGENT_COMMANDS   commands that count as agents (default claude,codex)
+  HAIL_DEBUG            1: an unexpected error prints its traceback to stderr
   XDG_STATE_HOME        the state root's parent
   CLAUDE_CONFIG_DIR     another Claude Code config directory for setup and doctor
   CODEX_HOME            the Codex config directory (default ~/.codex)
@@ -302,6 +274,24 @@ ALIASES = {
     "exit": "state",
     "gc": "state",
 }
+
+
+def _map() -> str:
+    """The help map: every verb's lines from the verb table, in its groups and order."""
+    lines = ["hail — messages between coding agents on one machine", ""]
+    group = ""
+    for verb in argv.TABLE:
+        if verb.group != group:
+            group = verb.group
+            lines.append(_GROUP_TITLES.get(group, group))
+        for usage, what in verb.help:
+            what = what.format(READ=policy.READ_DEFAULT_LINES, TOPICS=" ".join(TOPICS))
+            lines.append(f"  {usage:<40} {what}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+_GROUP_TITLES = {"Panes": "Panes (not agents: shells, gate runs, prompts)"}
+MAP = _map()
 
 
 def page(word: str | None) -> str | None:

@@ -63,20 +63,30 @@ def iso(t: float) -> str:
 
 
 def parse_iso(text: str) -> float | None:
-    """The Unix time of an `iso()` string, or None when it is not one."""
+    """The Unix time of an `iso()` string (surrounding whitespace ignored), or None when it is not
+    one: the fields must be ASCII digits of a real calendar second (no `2026-02-30`, no leap
+    second, no year 0), as `datetime` would have them (a unit test compares the two)."""
     s = text.strip()
     if len(s) != 20 or s[4] != "-" or s[7] != "-" or s[10] != "T" or s[13] != ":" or s[16] != ":":
         return None
     if s[19] != "Z":
         return None
-    try:
-        y, mo, d = int(s[0:4]), int(s[5:7]), int(s[8:10])
-        h, mi, se = int(s[11:13]), int(s[14:16]), int(s[17:19])
-    except ValueError:
+    digits = s[0:4] + s[5:7] + s[8:10] + s[11:13] + s[14:16] + s[17:19]
+    if not (digits.isdigit() and digits.isascii()):  # int() would take `+1`, ` 1` or `١`
         return None
-    if not (1 <= mo <= 12 and 1 <= d <= 31 and h < 24 and mi < 60 and se < 61):
+    y, mo, d = int(s[0:4]), int(s[5:7]), int(s[8:10])
+    h, mi, se = int(s[11:13]), int(s[14:16]), int(s[17:19])
+    if not (y >= 1 and 1 <= mo <= 12 and 1 <= d <= _days_in_month(y, mo)):
+        return None
+    if not (h < 24 and mi < 60 and se < 60):
         return None
     return float(_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se)
+
+
+def _days_in_month(y: int, m: int) -> int:
+    if m == 2:
+        return 29 if y % 4 == 0 and (y % 100 != 0 or y % 400 == 0) else 28
+    return 30 if m in (4, 6, 9, 11) else 31
 
 
 def _days_from_civil(y: int, m: int, d: int) -> int:

@@ -18,16 +18,28 @@ if TYPE_CHECKING:
 
 def shown(text: str) -> str:
     """`text` as it can be printed to a terminal: bytes of a path that are not UTF-8 become U+FFFD,
-    and any other unprintable character but a line break is escaped (`\\x1b`, `\\u202e`), so a
-    value the caller typed (an id, a path) cannot drive their terminal when hail echoes it."""
+    and the characters that could drive or deceive a terminal (controls, bidi and other format
+    characters, line and paragraph separators, lone surrogates: `text.DROPPED_CATEGORIES`) are
+    escaped (`\\x1b`, `\\u202e`), line breaks excepted. A value the caller typed (an id, a path)
+    cannot drive their terminal when hail echoes it, and a screen shows as a person sees it: a
+    no-break space, a private-use glyph or a character newer than this Python stays as it is."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        try:  # noqa: SIM105 (the fast verbs print through here: contextlib costs an import)
+            text = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:  # a lone surrogate that stands for no byte: escaped below
+            pass
     if text.replace("\n", "").isprintable():  # the common case, at C speed
         return text
+    import unicodedata
+
+    from hail.text import DROPPED_CATEGORIES
+
     return "".join(
-        ch if ch == "\n" or ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+        ch.encode("unicode_escape").decode("ascii")
+        if ch != "\n" and unicodedata.category(ch) in DROPPED_CATEGORIES
+        else ch
         for ch in text
     )
 

@@ -72,6 +72,10 @@ HOOK_PAYLOAD_WAIT = 0.5
 STOP_BLOCKS_MAX = 3
 #: hook-errors.log is rotated once past this size.
 HOOK_LOG_MAX = 1024 * 1024
+#: One entry of hook-errors.log (an unexpected error's line and its traceback) is cut to this: the
+#: end of a traceback (the innermost frames and the error) is kept, so no one error fills the log.
+HOOK_LOG_ENTRY_MAX_KIB = 16
+HOOK_LOG_ENTRY_MAX = HOOK_LOG_ENTRY_MAX_KIB * 1024
 
 #: Frame token: 8 hex characters, redrawn when a delivery happens to contain it.
 TOKEN_BYTES = 4
@@ -112,9 +116,14 @@ AWAIT_DEFAULT_TIMEOUT = 90.0
 #: a later reply wakes the agent the usual way (typed when it is idle, or with its next tool call).
 AWAIT_DEFAULT_TIMEOUT_CODEX = 8.0
 #: A waiting process refreshes its record in `waits/` this often; a record not refreshed for
-#: WAIT_STALE_SECONDS belongs to a process that is gone (killed at its tool call's limit).
+#: WAIT_STALE_SECONDS (or touched that far ahead of now) belongs to a process that is stopped, or
+#: to none: a wait that is gone lets go of its record's lock at once.
 WAIT_HEARTBEAT_SECONDS = 1.0
 WAIT_STALE_SECONDS = 5.0
+#: A wait holds `waits/.lock` for one write and one listing (well under a millisecond); a holder
+#: that keeps it this long is stopped, and a new wait goes on without it (docs/conversations.md
+#: "Crossing waits": then both of two crossing waits may give way, never neither).
+WAIT_LOCK_SECONDS = 2.0
 #: Replies in a row (a `--re` of a `--re` …) with no person's prompt in either pane in between,
 #: before hail stops waking anyone: two agents must not answer each other's answers forever,
 #: and a real exchange rarely needs more than a few rounds before its person looks in.
@@ -132,6 +141,8 @@ DOCTOR_HOOK_LOG_SECONDS = 7 * 86400
 DOCTOR_LOG_LINE_MAX = 160
 #: doctor lists at most this many mailboxes with unread mail nobody sees.
 DOCTOR_UNREAD_LINES = 8
+#: ... and at most this many files in the state that are not regular files (a FIFO, say).
+DOCTOR_SPECIAL_LINES = 8
 #: doctor runs each hook's program (`<program> --version`) for at most this long.
 DOCTOR_HOOK_RUN_TIMEOUT = 10.0
 #: Claude Code runs SessionStart within a second or two of starting: an agent older than this

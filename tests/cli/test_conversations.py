@@ -4,11 +4,13 @@ exit 6, and a chain of replies past the cap wakes nobody. Every exit code and me
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -243,6 +245,31 @@ def test_ask_wait_refusals_wait_for_nothing(world: World) -> None:
     assert not (world.state / "waits").exists()
 
 
+def test_a_re_from_a_seat_that_was_not_asked_is_a_comment_and_ends_no_wait(world: World) -> None:
+    """Only the seat asked answers: another seat's --re reaches the asker as an ordinary message."""
+    world.make_seat("third")
+    for seat in ("worker", "third"):
+        world.run("whoami", cwd=seat)
+    assert hook(world, "boss", "carry on").returncode == 0  # boss's hooks run: an fyi is quiet
+    proc = popen(world, "worker", "ask", "--wait", "3", "is it safe?")
+    ask = first_id(proc)
+    assert wait_until(lambda: waiting(world, 1))
+    comment = world.run("boss", "fyi", "--re", ask, "I think so too", cwd="third")
+    assert comment.returncode == 0, comment.stderr
+    assert "quiet: arrives with boss's next prompt or tool call" in comment.stderr
+    note = comment.stdout.strip()[3:]
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, (out, err)
+    assert note not in out and f"error: no reply to {ask} within 3 s." in err
+    assert world.run("sent", ask).stdout == "delivered\n", "a comment is no reply"
+    inbox = world.run("inbox")
+    assert f"fyi from:third id:{note} re:{ask}] I think so too" in inbox.stdout
+    answer = reply(world, "boss", "fyi", ask, "GO: safe", cwd="worker")
+    again = world.run("await", "--reply", ask, "--timeout", "5")
+    assert again.returncode == 0 and f"id:{answer} " in again.stdout and note not in again.stdout
+    assert world.run("sent", ask).stdout == f"delivered replied {answer}\n"
+
+
 # --- crossing waits ----------------------------------------------------------------------------------
 
 
@@ -304,12 +331,137 @@ def test_a_wait_killed_without_cleaning_up_blocks_nobody(world: World) -> None:
     boss.kill()
     boss.communicate()
     assert waiting(world, 1), "SIGKILL left the record"
-    record = next((world.state / "waits").iterdir())
+    record = next(p for p in (world.state / "waits").iterdir() if not p.name.startswith("."))
     old = time.time() - 10
     os.utime(record, (old, old))  # not refreshed since: its process is gone
     proc = world.run("boss", "ask", "--wait", "0.2", "mine", cwd="worker")
     assert proc.returncode == 1, proc.stderr  # a plain timeout, no cycle
     assert boss_ask not in proc.stderr
+
+
+def forge_wait(world: World, asks: str, *, pid: int, touched: float | None = None) -> Path:
+    """A wait record written by hand: worker waiting on boss for `asks`, as a wait writes it."""
+    where = world.state / "waits"
+    where.mkdir(mode=0o700, exist_ok=True)
+    started = time.time_ns()
+    record = where / f"{started}-{pid}"
+    record.write_text(
+        f"waiter: worker\nasks: {asks}\nto: {' '.join(['boss'] * len(asks.split()))}\n"
+        f"any: no\nstarted: {started}\ndeadline: {time.time() + 3600:.3f}\npid: {pid}\n"
+    )
+    if touched is not None:
+        os.utime(record, (touched, touched))
+    return record
+
+
+def gone_pid() -> int:
+    """The pid of a process of ours that has ended."""
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def assert_blocks_nobody(world: World) -> None:
+    """boss's wait on worker is a plain timeout, not refused as a cycle."""
+    proc = world.run("worker", "ask", "--wait", "0.3", "mine")
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith("error: no reply to "), proc.stderr
+
+
+def test_a_wait_record_touched_in_the_future_blocks_nobody(world: World) -> None:
+    world.run("whoami", cwd="worker")
+    ask = world.send("boss", "ask", "worker's question", cwd="worker")
+    record = forge_wait(world, ask, pid=os.getpid(), touched=time.time() + 86400)
+    with open(record) as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # held as a live wait holds its record
+        assert_blocks_nobody(world)
+
+
+def test_a_fifo_link_or_folder_in_waits_blocks_nobody_and_hangs_nothing(world: World) -> None:
+    world.run("whoami", cwd="worker")
+    ask = world.send("boss", "ask", "worker's question", cwd="worker")
+    real = forge_wait(world, ask, pid=os.getpid())
+    where = world.state / "waits"
+    os.mkfifo(where / f"{time.time_ns()}-1")
+    (where / f"{time.time_ns()}-2").symlink_to(real)
+    (where / f"{time.time_ns()}-3").mkdir()
+    real.unlink()
+    start = time.monotonic()
+    assert_blocks_nobody(world)
+    assert time.monotonic() - start < 10
+    notes = [n for n in world.run("doctor").stdout.splitlines() if "counts for nothing" in n]
+    assert len(notes) == 3 and all("(it is no plain file)" in n for n in notes), notes
+    assert "removed 3 wait records" in world.run("gc").stdout
+    assert [p.name for p in where.iterdir()] == [".lock"]
+
+
+def test_a_wait_record_of_a_process_that_is_gone_blocks_nobody(world: World) -> None:
+    world.run("whoami", cwd="worker")
+    ask = world.send("boss", "ask", "worker's question", cwd="worker")
+    forge_wait(world, ask, pid=gone_pid())
+    assert_blocks_nobody(world)
+
+
+def test_a_wait_record_whose_pid_another_process_has_now_blocks_nobody(world: World) -> None:
+    """A waiter killed without cleaning up, its pid handed to a process that waits for nothing."""
+    world.run("whoami", cwd="worker")
+    ask = world.send("boss", "ask", "worker's question", cwd="worker")
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        forge_wait(world, ask, pid=other.pid)
+        assert_blocks_nobody(world)
+    finally:
+        other.kill()
+        other.wait()
+
+
+@pytest.mark.parametrize("which", ["missing", "not the waiter's"])
+def test_a_wait_record_naming_no_ask_of_its_waiter_blocks_nobody(world: World, which: str) -> None:
+    """Even held open by a live process as a waiter holds its record."""
+    world.make_seat("third")
+    world.run("whoami", cwd="worker")
+    ask = (
+        "1001T000000-0000"
+        if which == "missing"
+        else world.send("boss", "ask", "third's question", cwd="third")
+    )
+    record = forge_wait(world, ask, pid=os.getpid())
+    with open(record) as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert_blocks_nobody(world)
+
+
+def test_doctor_names_dead_wait_records_and_gc_removes_them_but_not_a_live_one(
+    world: World,
+) -> None:
+    world.run("whoami", cwd="worker")
+    live = popen(world, "worker", "ask", "--wait", "60", "a real wait")
+    first_id(live)
+    try:
+        assert wait_until(lambda: waiting(world, 1))
+        ask = world.send("boss", "ask", "worker's question", cwd="worker")
+        future = forge_wait(world, ask, pid=os.getpid(), touched=time.time() + 86400)
+        dead = forge_wait(world, ask, pid=gone_pid())
+        unknown = forge_wait(world, "1001T000000-0000", pid=os.getpid())
+        with open(unknown) as held:
+            fcntl.flock(held, fcntl.LOCK_EX)  # held as a live wait holds its record
+            doctor = world.run("doctor")
+            notes = [n for n in doctor.stdout.splitlines() if "counts for nothing" in n]
+            assert len(notes) == 3, doctor.stdout
+            for record in (future, dead, unknown):
+                assert any(
+                    f"waits/{record.name} " in n and n.endswith("run hail gc") for n in notes
+                )
+            assert "no message here" in next(n for n in notes if unknown.name in n)
+            assert "3 wait records that block nobody" in doctor.stdout
+            gc = world.run("gc")
+        assert gc.returncode == 0, gc.stderr
+        assert "removed 3 wait records that block nobody" in gc.stdout, gc.stdout
+        assert waiting(world, 1), "the live wait's record is kept"
+        assert "counts for nothing" not in world.run("doctor").stdout
+    finally:
+        live.terminate()
+        live.communicate(timeout=10)
 
 
 def test_sigterm_ends_a_wait_and_removes_its_record(world: World) -> None:
@@ -385,6 +537,84 @@ def test_only_a_persons_prompt_leaves_the_prompted_mark(
     )  # fmt: skip
     assert tool.returncode == 0
     assert not (world.state / "seats/worker/prompted").exists()
+
+
+#: What the pinned clients give a hook and a command their model runs (docs/real-clients.md):
+#: Claude Code sets CLAUDECODE=1 for both and CLAUDE_PROJECT_DIR for hooks only; Codex exports
+#: CODEX_THREAD_ID and CODEX_SESSION_ID to the model's commands only.
+CLAUDE_SESSION = "a469290b-4ee4-42a4-a471-7eb7c11befc8"
+CODEX_SESSION = "01a2321b-e6b8-79a0-a34d-b52de4d1d970"
+HOOK_ENVS = {
+    "claude": {
+        "CLAUDECODE": "1",
+        "CLAUDE_PROJECT_DIR": "/work/project",
+        "CLAUDE_CODE_SESSION_ID": CLAUDE_SESSION,
+        "CLAUDE_CODE_ENTRYPOINT": "cli",
+    },
+    "codex": {"CODEX_MANAGED_BY_NPM": "1"},
+}
+TOOL_ENVS = {
+    "claude": {
+        "CLAUDECODE": "1",
+        "CLAUDE_CODE_SESSION_ID": CLAUDE_SESSION,
+        "CLAUDE_CODE_ENTRYPOINT": "cli",
+        "CLAUDE_CODE_EXECPATH": "/opt/claude/bin/claude.exe",
+    },
+    "codex": {
+        "CODEX_MANAGED_BY_NPM": "1",
+        "CODEX_THREAD_ID": CODEX_SESSION,
+        "CODEX_SESSION_ID": CODEX_SESSION,
+        "CODEX_TOOL_CALL_ID": "call_3c30e8d4f8664819",
+        "CODEX_CI": "1",
+    },
+}
+
+
+def harness_payload(client: str, prompt: str) -> str:
+    """A UserPromptSubmit payload as each pinned client writes it."""
+    session = CLAUDE_SESSION if client == "claude" else CODEX_SESSION
+    payload: dict[str, object] = {
+        "session_id": session,
+        "transcript_path": f"/home/u/.{client}/sessions/{session}.jsonl",
+        "cwd": "/work/project",
+        "hook_event_name": "UserPromptSubmit",
+        "permission_mode": "default",
+        "prompt": prompt,
+    }
+    payload["prompt_id" if client == "claude" else "turn_id"] = (
+        "6bd6d5be-ad7e-47fe-bb0e-8814f17a21ad"
+    )
+    return json.dumps(payload)
+
+
+@pytest.mark.parametrize("client", ["claude", "codex"])
+def test_a_prompt_hook_run_from_a_tool_call_does_not_start_a_chain_again(
+    world: World, client: str
+) -> None:
+    """A model running `echo '{"prompt":…}' | hail deliver --format <client>` in its own tool call
+    is no person typing: past the cap, the chain stays capped until the harness's hook says so."""
+    last = world.send("worker", "ask", "shall we?")
+    for n in range(1, CAP + 1):
+        to, frm = ("boss", "worker") if n % 2 else ("worker", "boss")
+        last = reply(world, to, "ask", last, f"reply {n}", cwd=frm)
+    prompted = world.state / "seats" / "worker" / "prompted"
+    by_hand = world.run(
+        "deliver", "--format", client, cwd="worker",
+        stdin=harness_payload(client, "a person asks you to go on"), env=TOOL_ENVS[client],
+    )  # fmt: skip
+    assert (by_hand.returncode, by_hand.stderr) == (0, "")
+    assert not prompted.exists()
+    capped = world.run("boss", "fyi", "--re", last, "reply 9", cwd="worker")
+    assert "reply 9 in a row" in capped.stderr
+    # The harness's own hook, for the prompt a person typed into that pane.
+    hooked = world.run(
+        "deliver", "--format", client, cwd="worker",
+        stdin=harness_payload(client, "what are you two doing?"), env=HOOK_ENVS[client],
+    )  # fmt: skip
+    assert (hooked.returncode, hooked.stderr) == (0, "")
+    assert prompted.exists()
+    fresh = world.run("boss", "ask", "--re", last, "after the person looked in", cwd="worker")
+    assert fresh.returncode == 5 and "in a row" not in fresh.stderr
 
 
 def test_under_codex_the_default_wait_ends_inside_its_ten_second_yield(world: World) -> None:

@@ -4,13 +4,17 @@ never fails a session and never delivers a body twice."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import select
+import signal
 import socket
+import struct
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -269,9 +273,15 @@ def test_an_oversize_body_is_cut_and_points_at_show(world: World) -> None:
     msg_id = world.send("worker", "ask", "big one", body=body)
     text = context_of(world.run("deliver", "--format", "claude", cwd="worker"))
     assert len(text.encode()) <= 8704
-    assert "(cut: " in text and f"hail show {msg_id} prints the whole message)" in text
-    shown = world.run("show", msg_id).stdout
-    assert f"\n{body}\n" in shown
+    cut = re.search(
+        rf"\(cut at byte (\d+) of {len(body)} body bytes; hail show {msg_id} --from (\d+) "
+        r"prints the rest\)",
+        text,
+    )
+    assert cut and cut.group(1) == cut.group(2), text[-300:]
+    at = int(cut.group(2))
+    rest = world.run("show", msg_id, "--from", str(at)).stdout
+    assert f"\n(body from byte {at} of {len(body)})\n{body[at:]}\n[/hail:" in rest
 
 
 # --- the harness payload and the sub-agent guard -------------------------------------------------
@@ -340,6 +350,30 @@ def test_a_sub_agents_payload_written_after_the_hook_started_still_keeps_the_mai
     world.send("worker", "ask", "not for the sub-agent", body="body")
     payload = json.dumps({"agent_id": "a1", "hook_event_name": "PostToolUse", "tool_name": "x"})
     assert hook_with_late_payload(world, "PostToolUse", payload) == ""
+    assert len(os.listdir(new_dir(world))) == 1, "the mail waits for the agent's own hook"
+
+
+def unread_in_pipe(fd: int) -> int:
+    """Bytes written to a pipe and not read yet."""
+    (count,) = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))
+    return int(count)
+
+
+def test_a_payload_cut_right_after_an_inner_brace_is_read_to_its_end(world: World) -> None:
+    """A harness that writes the payload in parts: the first ends with an inner object closed."""
+    world.send("worker", "ask", "not for the sub-agent", body="body")
+    proc = spawn(
+        world, "deliver", "--format", "claude", "--event", "PostToolUse", stdin=subprocess.PIPE
+    )
+    assert proc.stdin is not None
+    fd = proc.stdin.fileno()
+    assert wait_until(lambda: sleeping(proc.pid), 10)
+    proc.stdin.write(b'{"hook_event_name":"PostToolUse","tool_input":{"x":1}')
+    proc.stdin.flush()
+    # The hook has read that part, and waits for the rest (or went on without it).
+    assert wait_until(lambda: unread_in_pipe(fd) == 0 and sleeping(proc.pid), 10)
+    out, err = proc.communicate(b', "agent_id":"a1"}', timeout=10)
+    assert (proc.returncode, out, err) == (0, b"", b"")
     assert len(os.listdir(new_dir(world))) == 1, "the mail waits for the agent's own hook"
 
 
@@ -496,7 +530,8 @@ def test_a_hook_failing_before_it_has_a_context_logs_in_the_state_root_of_its_en
     rc = deliver(None, "UserPromptSubmit") if verb == "deliver" else brief_hook(all_=False)
     assert rc == 0
     log = (tmp_path / "state" / "hail" / "hook-errors.log").read_text()
-    assert re.fullmatch(rf"{ISO} {verb}: no context today\n", log)
+    assert re.fullmatch(rf"{ISO} {verb}: no context today\n(  .*\n)+", log)
+    assert log.endswith("\n  RuntimeError: no context today\n")  # the traceback below its line
 
 
 @pytest.mark.parametrize("how", ["chmod", "not a directory"])
@@ -508,7 +543,7 @@ def test_an_unwritable_cur_never_fails_the_hook(world: World, how: str) -> None:
         proc = world.run("deliver", "--format", "claude", cwd="worker")
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
         log = (world.state / "hook-errors.log").read_text()
-        assert re.fullmatch(rf"({ISO} deliver: .+\n)+", log)
+        assert re.fullmatch(rf"({ISO} deliver: .+\n(  .*\n)*)+", log)  # a traceback indented
         assert (new_dir(world) / f"{msg_id}.md").exists()
     finally:
         _mend_cur(cur, how)
@@ -656,7 +691,7 @@ def test_fast_verbs_import_nothing_off_the_lean_path(world: World, args: tuple[s
     assert "hail" in modules  # the log is real
     # The lean path: each of these costs a share of every hook call (scripts/bench.py measures it);
     # `select` is a shared library to load, and the payload is read without it.
-    lean = {"re", "json", "contextlib", "pathlib", "dataclasses", "select"}
+    lean = {"re", "json", "contextlib", "pathlib", "dataclasses", "select", "traceback"}
     assert not modules & (
         {"click", "libtmux", "tomlkit", "textual", "rich", "subprocess"} | lean
     ), args
@@ -727,27 +762,117 @@ def test_stop_without_mail_prints_nothing_and_the_agent_stops(world: World) -> N
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
 
 
+SESSION_A = "0193a1b2-c3d4-7e8f-9a0b-c1d2e3f4a5b6"
+SESSION_B = "0193a1b2-0000-7e8f-9a0b-c1d2e3f4a5b6"
+
+
+def stop_payload(session: str = SESSION_A, *, first: bool = False) -> str:
+    """What Claude Code puts on a Stop hook's stdin; `stop_hook_active` is false on a turn's first
+    Stop and true on one that follows a Stop block (Codex sends the same two keys)."""
+    return json.dumps(
+        {
+            "session_id": session,
+            "transcript_path": f"/nonexistent/{session}.jsonl",
+            "cwd": "/nonexistent",
+            "permission_mode": "default",
+            "hook_event_name": "Stop",
+            "stop_hook_active": not first,
+            "last_assistant_message": "done",
+        }
+    )
+
+
+def stop_of(world: World, session: str = SESSION_A, *, first: bool = False) -> str:
+    proc = world.run(
+        "deliver", "--format", "claude", "--event", "Stop", cwd="worker",
+        stdin=stop_payload(session, first=first),
+    )  # fmt: skip
+    assert (proc.returncode, proc.stderr) == (0, "")
+    return proc.stdout
+
+
 def test_stop_blocks_at_most_three_times_in_a_row_then_lets_the_turn_end(world: World) -> None:
     for n in range(3):
         world.send("worker", "ask", f"mail {n}")
-        assert stop(world).stdout.startswith('{"decision":"block"'), n
+        assert stop_of(world, first=n == 0).startswith('{"decision":"block"'), n
     fourth = world.send("worker", "ask", "mail 3")
-    capped = stop(world)
-    assert (capped.returncode, capped.stdout) == (0, ""), "the turn ends"
+    assert stop_of(world) == "", "the turn ends"
     assert world.run("sent", fourth).stdout == "delivered\n", "the mail waits, unread"
-    # The streak is over: the next turn's Stop may block again, and a prompt still delivers.
-    assert stop(world).stdout.startswith('{"decision":"block"')
+    # The next turn's first Stop may block again.
+    assert stop_of(world, first=True).startswith('{"decision":"block"')
     assert world.run("sent", fourth).stdout.startswith("injected ")
 
 
-def test_a_stop_that_does_not_block_ends_the_streak(world: World) -> None:
-    for n in range(2):
-        world.send("worker", "ask", f"mail {n}")
-        assert stop(world).stdout
-    assert stop(world).stdout == ""  # no mail: the turn ends
+def test_a_stop_without_a_payload_is_capped_too(world: World) -> None:
     for n in range(3):
-        world.send("worker", "ask", f"again {n}")
+        world.send("worker", "ask", f"mail {n}")
         assert stop(world).stdout.startswith('{"decision":"block"'), n
+    world.send("worker", "ask", "mail 3")
+    assert stop(world).stdout == ""
+
+
+def test_alternating_stops_of_two_sessions_on_one_mailbox_are_each_capped(world: World) -> None:
+    """Two agents in one seat: each session's Stops are a streak of their own."""
+    blocked = {SESSION_A: 0, SESSION_B: 0}
+    for n in range(10):
+        session = (SESSION_A, SESSION_B)[n % 2]
+        world.send("worker", "ask", f"mail {n}")
+        if stop_of(world, session, first=n < 2):
+            blocked[session] += 1
+    assert blocked == {SESSION_A: 3, SESSION_B: 3}
+
+
+def test_a_stop_hook_run_from_a_tool_call_never_starts_a_new_streak(world: World) -> None:
+    for n in range(3):
+        world.send("worker", "ask", f"mail {n}")
+        assert stop_of(world, first=n == 0)
+    world.send("worker", "ask", "mail 3")
+    # A model's own tool call may claim to be a turn's first Stop: only the harness says so.
+    by_hand = world.run(
+        "deliver", "--format", "claude", "--event", "Stop", cwd="worker",
+        stdin=stop_payload(first=True), env={"CLAUDECODE": "1"},
+    )  # fmt: skip
+    assert (by_hand.returncode, by_hand.stdout) == (0, "")
+    assert stop_of(world, first=True).startswith('{"decision":"block"'), "the harness's own"
+
+
+def held_back(world: World, payload: Path) -> subprocess.Popen[bytes]:
+    """A second hook of the same Stop: started now, as the harness starts every hook of an event at
+    once, but stopped before it runs hail; `os.kill(pid, SIGCONT)` lets it go. (The shell execs
+    hail, so hail's process is the one started now.)"""
+    with payload.open("rb") as stdin:
+        proc = subprocess.Popen(
+            ["/bin/sh", "-c", 'kill -STOP $$; exec "$0" "$@"', hail_bin(),
+             "deliver", "--format", "claude", "--event", "Stop"],
+            cwd=world.root / "worker", env=world.env, stdin=stdin,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+    assert wait_until(
+        lambda: Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+    )
+    return proc
+
+
+@pytest.mark.parametrize("messages", [1, 6], ids=["mail-for-one", "mail-for-both"])
+def test_a_stop_hook_installed_twice_counts_each_stop_once(
+    world: World, tmp_path: Path, messages: int
+) -> None:
+    """Both runs of one Stop: the second started with the first and runs after it ended, with
+    the mail that is left (none, or what the first run's budget left)."""
+    outs = []
+    for n in range(4):
+        for k in range(messages):
+            world.send("worker", "ask", f"mail {n}.{k}")
+        payload = tmp_path / f"stop-{n}.json"
+        payload.write_text(stop_payload(first=n == 0))
+        second = held_back(world, payload)
+        first = stop_of(world, first=n == 0)
+        os.kill(second.pid, signal.SIGCONT)
+        out, err = second.communicate(timeout=30)
+        assert (second.returncode, err) == (0, b"")
+        outs.append((bool(first), bool(out)))
+    both = messages > 5
+    assert outs == [(True, both)] * 3 + [(False, False)], "three Stops go on, the fourth ends"
 
 
 def test_a_stop_that_lets_the_turn_end_marks_the_mailbox_until_another_hook_runs(

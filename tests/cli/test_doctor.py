@@ -7,6 +7,7 @@ nothing, as the world fixture does.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+import tomlkit
 
 from hail import __version__
 from hail.store import fs
@@ -319,6 +321,27 @@ def test_missing_hooks_are_a_fix_and_setup_clears_it(world: World) -> None:
     assert f"ok   Claude Code hooks current ({claude / 'settings.json'})" in _lines(world)[1]
 
 
+def test_hails_hooks_in_codex_hooks_json_and_config_toml_are_a_fix(world: World) -> None:
+    """Codex runs the hooks of both files, so hail's in both would run twice."""
+    codex = world.root / "home" / ".codex"
+    codex.mkdir()
+    assert world.run("setup", "--yes", "--trust-codex").returncode == 0
+    config = codex / "config.toml"
+    hooks = tomlkit.parse(config.read_text()).unwrap()["hooks"]
+    del hooks["state"]
+    (codex / "hooks.json").write_text(json.dumps({"hooks": hooks}))  # a copy in hooks.json
+    rc, lines = _lines(world)
+    assert rc == 1
+    assert (
+        f"FIX  hail's hooks are in both {codex / 'hooks.json'} and {config}, so Codex runs each"
+        f" twice: run hail setup (it removes them from {config})"
+    ) in lines
+    world.run("setup", "--yes", "--trust-codex")
+    rc, lines = _lines(world)
+    assert f"ok   Codex hooks current ({codex / 'hooks.json'})" in lines
+    assert not [line for line in lines if "hooks" in line and not line.startswith("ok")], lines
+
+
 def test_no_harness_installed_means_no_hook_lines(world: World) -> None:
     assert not any("hooks" in line for line in _lines(world)[1])
 
@@ -504,19 +527,83 @@ def test_a_harness_whose_path_lacks_hail_is_a_fix_naming_it(
     assert rc == 1, lines
     fix = [line for line in lines if line.startswith("FIX  Claude Code cannot run its hooks")]
     assert len(fix) == 1, lines
-    assert fix[0].startswith("FIX  Claude Code cannot run its hooks: sh -c 'hail --version' said: ")
-    assert "hail: not found" in fix[0]
-    assert f"(with the environment of claude in {pane}, PATH=/usr/bin:/bin)" in fix[0], fix[0]
+    assert fix[0].startswith(
+        "FIX  Claude Code cannot run its hooks: hail: not found (with the environment of claude in"
+        f" {pane}, PATH=/usr/bin:/bin); "
+    ), fix[0]
     assert fix[0].endswith(
         "run hail setup where hail is not on a login PATH (it then names hail by its absolute"
         " path), or put hail's directory on the PATH the harness starts with, then restart it"
     )
 
 
-def test_a_hook_program_that_runs_is_none_and_one_that_does_not_says_what_sh_said() -> None:
+def test_a_hook_program_that_runs_is_none_and_one_that_does_not_says_why(tmp_path: Path) -> None:
     from hail.commands.hook_check import run_as_hook
 
     assert run_as_hook(hail_bin(), {"PATH": "/usr/bin:/bin"}) is None
-    said = run_as_hook("hail", {"PATH": "/nonexistent"})
-    assert said is not None
-    assert said.startswith("sh -c 'hail --version' said: ") and "not found" in said
+    assert run_as_hook("hail", {"PATH": str(Path(hail_bin()).parent)}) is None
+    assert run_as_hook("hail", {"PATH": "/nonexistent"}) == "hail: not found"
+    assert (
+        run_as_hook("/nonexistent/hail", {"PATH": "/usr/bin:/bin"})
+        == "/nonexistent/hail: not found"
+    )
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "hail").symlink_to(hail_bin())
+    assert run_as_hook("~/bin/hail", {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}) is None
+    failing = tmp_path / "fails" / "hail"
+    failing.parent.mkdir()
+    failing.write_text("#!/bin/sh\necho broken install >&2\nexit 3\n")
+    failing.chmod(0o755)
+    said = run_as_hook(str(failing), {"PATH": "/usr/bin:/bin"})
+    assert said == f"{failing} --version said: broken install"
+
+
+def _hooks_naming(world: World, program: str) -> Path:
+    """A Claude Code settings.json whose hail hooks all run `program` (written by hand)."""
+    from hail.hook_table import hook_groups
+
+    settings = world.root / "home" / ".claude" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text(json.dumps({"hooks": hook_groups("claude", program)}, indent=2) + "\n")
+    return settings
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "true;touch${IFS}MARKER;/hail",
+        "$(touch${IFS}MARKER)/hail",
+        "`touch${IFS}MARKER`/hail",
+        "BIN&&touch${IFS}MARKER&&/hail",
+        "'/nonexistent'||touch${IFS}MARKER||/hail",
+    ],
+    ids=["semicolon", "dollar-paren", "backticks", "and", "quoted-or"],
+)
+def test_a_hook_command_that_is_not_hails_shape_is_reported_and_never_run(
+    world: World, program: str
+) -> None:
+    marker = world.root / "ran"
+    _hooks_naming(world, program.replace("MARKER", str(marker)).replace("BIN", hail_bin()))
+    rc, lines = _lines(world)
+    assert not marker.exists(), "doctor ran shell code from a hook command"
+    assert rc == 1
+    # Not hail's own form: it counts as no hook of hail's, and nothing of it is run.
+    (fix,) = [line for line in lines if line.startswith("FIX  Claude Code hooks")]
+    assert fix.endswith(": run hail setup")
+
+
+def test_a_hook_program_named_by_its_path_or_on_path_is_run_without_a_shell(
+    world: World, tmp_path: Path
+) -> None:
+    """The program is found on the agent's PATH by hail itself and run with an argument list:
+    a directory holding shell syntax in its name is only a name."""
+    odd = tmp_path / "a;b$(x)"
+    odd.mkdir()
+    (odd / "hail").symlink_to(hail_bin())
+    shlex_quoted = "'" + str(odd / "hail") + "'"
+    _hooks_naming(world, shlex_quoted)
+    _, lines = _lines(world)
+    assert (
+        f"ok   Claude Code can start {shlex_quoted} as a hook (a login PATH, no claude running)"
+        in lines
+    )

@@ -149,7 +149,10 @@ def test_gc_days_must_be_a_whole_positive_number(world: World) -> None:
     for bad in ("0x", "0", "-1", "1.5"):
         r = world.run("gc", "--days", bad)
         assert r.returncode == 1, bad
-        assert r.stderr == "error: --days takes a whole number of days\n", bad
+        assert r.stderr == (
+            f"error: --days takes a whole number of days, not '{bad}'. 'hail help' lists every "
+            "command\n"
+        ), bad
         assert r.stdout == ""
 
 

@@ -122,6 +122,22 @@ def test_show_prints_any_seats_message_and_claims_nothing(world: World) -> None:
     assert re.search(rf"^receipt: read {ISO}\n\[hail:", shown.stdout, re.M)
 
 
+def test_show_from_a_byte_prints_the_body_from_there(world: World) -> None:
+    msg_id = world.send("worker", "ask", "show me", body="all of\nthe body")
+    proc = world.run("show", msg_id, "--from", "7")
+    token = token_of(proc.stdout)
+    assert proc.stdout.endswith(
+        f"[hail:{token} ask from:boss id:{msg_id}] show me\n"
+        f"(body from byte 7 of 15)\nthe body\n[/hail:{token}]\n"
+    )
+    for bad in ("-1", "x", "1e3", "٣"):
+        r = world.run("show", msg_id, "--from", bad)
+        assert (r.returncode, r.stdout) == (1, "")
+        assert r.stderr == (
+            f"error: --from takes a byte offset, not '{bad}'. 'hail help' lists every command\n"
+        )
+
+
 def test_show_refuses_what_cannot_be_an_id(world: World) -> None:
     for bad in ("..", "a/b", "."):
         proc = world.run("show", bad)

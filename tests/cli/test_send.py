@@ -239,6 +239,11 @@ BODY_REFUSAL = (
     "--body is not an option: the body goes on stdin after the headline line,"
     f" or in the argument after the headline. {USAGE}"
 )
+FORCE_REFUSAL = (
+    "--force is gone: typing into a permission dialog answers it. Wait until its user resolves it,"
+    " then resend, or resend with --no-wake: the message waits in the inbox and the hooks deliver"
+    " it after the dialog"
+)
 
 
 @pytest.mark.parametrize(
@@ -249,9 +254,12 @@ BODY_REFUSAL = (
         (("worker", "ask", "x", "--body", "y"), BODY_REFUSAL),
         (("worker", "ask", "--body=-"), BODY_REFUSAL),
         (("send", "--body", "y", "worker", "ask", "x"), BODY_REFUSAL),
+        (("worker", "ask", "x", "--force"), FORCE_REFUSAL),
+        (("--force", "worker", "ask", "x"), FORCE_REFUSAL),
+        (("send", "worker", "ask", "--force", "x"), FORCE_REFUSAL),
     ],
 )
-def test_kind_and_body_flags_are_refused_before_stdin_or_state(
+def test_kind_body_and_force_flags_are_refused_before_stdin_or_state(
     world: World, tmp_path: Path, args: tuple[str, ...], text: str
 ) -> None:
     know(world, "worker", "boss")
@@ -552,8 +560,8 @@ RE_REFUSED = (
         (("fyi", "x", "--scope", "two\nlines"), "--scope must be one line"),
         (("fyi", "x", "--scope", "carriage\rreturn"), "--scope must be one line"),
         (("fyi", "x", "--scope", "s" * 201), "--scope is 201 characters; at most 200"),
-        (("fyi", "x", "y", "z"), "unexpected argument 'z' after the body"),
-        (("fyi", "--", "-x", "-y", "-z"), "unexpected argument '-z' after the body"),
+        (("fyi", "x", "y", "z"), f"unexpected argument 'z' after the body{PARSER_TAIL}"),
+        (("fyi", "--", "-x", "-y", "-z"), f"unexpected argument '-z' after the body{PARSER_TAIL}"),
         (("hold", "x", "a body"), "a hold has no body: it is complete in its headline (at most 160 characters); drop the body, or send an ask or fyi"),
     ],
 )  # fmt: skip
@@ -694,6 +702,44 @@ def test_hail_seat_names_a_seatless_directory_and_binds_nothing(world: World) ->
     assert proc.returncode == 5, proc.stderr
     headers, _ = stored(world, id_of(proc.stdout))
     assert (headers["from"], headers["reply"]) == ("loose", "loose")
+    assert not (mailbox_dir(world, "loose") / "root").exists()
+
+
+def test_hail_seat_cannot_take_a_seat_bound_to_a_directory_from_elsewhere(world: World) -> None:
+    know(world, "worker")
+    msg_id = world.send("worker", "ask", "for worker only")
+    where = seatless(world, "loose1")
+    root = os.path.realpath(world.root / "worker")
+    text = (
+        f"HAIL_SEAT=worker names seat worker, which is bound to {root}, and "
+        f"{os.path.realpath(where)} is not in it: run hail from {root}, or set HAIL_SEAT to a "
+        "name no directory holds"
+    )
+    for args in (("inbox",), ("whoami",), ("brief",), ("boss", "fyi", "as worker", "--no-wake")):
+        only_error(world.run(*args, cwd=where, env={"HAIL_SEAT": "worker"}), 3, text)
+    hook = world.run("deliver", "--format", "claude", cwd=where, env={"HAIL_SEAT": "worker"})
+    assert (hook.returncode, hook.stdout) == (0, "")
+    assert world.run("sent", msg_id).stdout == "delivered\n"  # still worker's, unread
+    assert text in (world.state / "hook-errors.log").read_text()
+    doctor = world.run("doctor", cwd=where, env={"HAIL_SEAT": "worker"})
+    assert f"FIX  {text}" in doctor.stdout.splitlines()
+    # From the bound directory itself (its marker gone), HAIL_SEAT names the seat as before.
+    (world.root / "worker" / ".hail-seat").unlink()
+    inbox = world.run("inbox", cwd="worker", env={"HAIL_SEAT": "worker"})
+    assert inbox.returncode == 0, inbox.stderr
+    assert msg_id in inbox.stdout
+
+
+def test_hail_seat_naming_a_seat_no_directory_holds_reads_its_mail(world: World) -> None:
+    know(world, "worker")
+    where = seatless(world, "loose1")
+    proc = world.run("worker", "fyi", "hello", "--no-wake", cwd=where, env={"HAIL_SEAT": "loose"})
+    assert proc.returncode == 5, proc.stderr
+    msg_id = world.send("loose", "fyi", "back to you", known=False)
+    inbox = world.run("inbox", cwd=where, env={"HAIL_SEAT": "loose"})
+    assert inbox.returncode == 0, inbox.stderr
+    assert msg_id in inbox.stdout
+    assert world.run("sent", msg_id).stdout.startswith("read ")
     assert not (mailbox_dir(world, "loose") / "root").exists()
 
 

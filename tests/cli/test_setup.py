@@ -23,8 +23,10 @@ import tomlkit
 
 from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
-from hail.setup_merge import codex_trust_hash
+from hail.hook_table import hook_groups
+from hail.setup_merge import codex_trust_hash, codex_untrusted, wanted_hooks
 from tests.support.entry import hail_bin
+from tests.support.rules import host_executable_line, paths_of, rules_for
 from tests.support.world import SCRUBBED
 
 OLD_LINE = '[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format claude'
@@ -39,7 +41,6 @@ TRUST_HINT = (
     "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
     " hail's own (or review them with /hooks in Codex)"
 )
-RULES_SOURCE = Path(__file__).resolve().parents[2] / "src" / "hail" / "data" / "hail.rules"
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ class World:
                 trust_codex="--trust-codex" in args,
                 out=out,
                 stdin=stdin,
+                program=args[args.index("--program") + 1] if "--program" in args else None,
             )
         except HailError as e:
             err.write(f"error: {e.message}\n")
@@ -474,7 +476,10 @@ def test_setup_writes_hails_codex_rule_in_a_file_of_its_own(sw: World) -> None:
         f"done  Codex: updated {sw.rules}; a new Codex session may run hail outside its sandbox\n"
         in r.out
     )
-    assert sw.rules.read_bytes() == RULES_SOURCE.read_bytes()
+    # The hooks name hail bare: the hail a login PATH finds, and the file that link leads to.
+    paths = (str(sw.home / ".local" / "bin" / "hail"), os.path.realpath(hail_bin()))
+    assert host_executable_line(*paths) in sw.rules.read_text()
+    assert sw.rules.read_text() == rules_for(*paths)
     assert other.read_text() == 'prefix_rule(pattern = ["gh", "pr", "view"])\n'
     assert sorted(p.name for p in sw.rules.parent.iterdir()) == ["default.rules", "hail.rules"]
 
@@ -499,6 +504,36 @@ def test_the_rule_survives_reruns_byte_for_byte_and_an_edited_one_is_restored_wi
     assert sw.run("--yes").rc == 0
     assert sw.rules.read_bytes() == written
     assert (sw.rules.parent / "hail.rules.hail-backup").read_text() == edited
+
+
+def test_the_rule_names_a_hail_no_login_path_finds_by_the_path_its_hooks_run(sw: World) -> None:
+    (sw.home / ".local" / "bin" / "hail").unlink()
+    install_scenario(sw)
+    assert sw.run("--yes").rc == 0
+    assert host_executable_line(*paths_of(hail_bin())) in sw.rules.read_text()
+    assert sw.rules.read_text() == rules_for(*paths_of(hail_bin()))
+    assert sw.run("--check").rc == 0
+    if sw.runner == "inprocess":
+        assert doctor_hook_lines(sw.env)[-1] == (
+            "ok",
+            f"Codex may run hail outside its sandbox (rule {sw.rules})",
+        )
+
+
+def test_a_rule_without_hails_paths_is_outdated(sw: World) -> None:
+    """An older rule let out any program named hail: setup replaces it, doctor asks for that."""
+    install_scenario(sw)
+    assert sw.run("--yes").rc == 0
+    current = sw.rules.read_text()
+    older = "".join(line for line in current.splitlines(True) if "host_executable(" not in line)
+    sw.rules.write_text(older)
+    r = sw.run("--check")
+    assert r.rc == 1, r
+    assert "+" + host_executable_line(*paths_of(str(sw.home / ".local" / "bin" / "hail"))) in r.out
+    if sw.runner == "inprocess":
+        assert doctor_hook_lines(sw.env)[-1][0] == "FIX"
+    assert sw.run("--yes").rc == 0
+    assert sw.rules.read_text() == current
 
 
 def test_no_codex_directory_means_no_rule(sw: World) -> None:
@@ -550,3 +585,202 @@ def test_a_rerun_from_a_stable_place_rewrites_the_absolute_path_to_the_bare_name
     assert sw.run("--yes").rc == 0
     assert hail_bin() not in sw.claude.read_text()
     assert '"command": "hail deliver --format claude"' in sw.claude.read_text()
+
+
+# --- which hooks are hail's -----------------------------------------------------------------------
+
+
+def _all_commands(w: World) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Every handler's command per event: Claude's settings.json, then Codex's config.toml."""
+    claude = json.loads(w.claude.read_text())["hooks"]
+    codex = tomlkit.parse(w.codex.read_text()).unwrap()["hooks"]
+    return tuple(  # type: ignore[return-value]
+        {
+            event: [h["command"] for g in groups for h in g["hooks"]]
+            for event, groups in hooks.items()
+            if event != "state"
+        }
+        for hooks in (claude, codex)
+    )
+
+
+def test_three_programs_in_turn_leave_one_copy_of_each_hook_naming_the_last(sw: World) -> None:
+    """A new --program replaces hail's entries, whatever the old program's name (a checkout's
+    `hail-dev`, a wrapper `h`): they are hail's by their arguments, not by a substring."""
+    install_scenario(sw)
+    programs = ["/opt/one/hail", "/opt/two/hail-dev", "/opt/three/bin/h"]
+    for program in programs:
+        r = sw.run("--yes", "--trust-codex", "--program", program)
+        assert r.rc == 0, r
+    last = programs[-1]
+    claude, codex = _all_commands(sw)
+    for harness, commands in (("claude", claude), ("codex", codex)):
+        for event, cmd in wanted_hooks(harness, last).items():  # type: ignore[arg-type]
+            hails = [c for c in commands[event] if c.split()[0] in programs]
+            assert hails == [cmd], (harness, event, commands[event])
+    assert claude["UserPromptSubmit"] == ["other-tool", f"{last} deliver --format claude", "fmt"]
+    # Codex's trust follows the rewritten handlers: one record each, for the last program.
+    state = tomlkit.parse(sw.codex.read_text()).unwrap()["hooks"]["state"]
+    assert len(state) == 4, state
+    assert codex_untrusted(sw.codex.read_text(), str(sw.codex), last) == []
+    assert sw.run("--check", "--trust-codex", "--program", last).rc == 0
+    if sw.runner == "inprocess":  # doctor checks the hooks against the program they name
+        assert [s for s, _ in doctor_hook_lines(sw.env)] == ["ok", "ok", "ok"]
+
+
+@pytest.mark.parametrize(
+    "theirs", ["echo hail deliver", "/opt/other/hailstorm deliver", "notify --about 'hail brief'"]
+)
+def test_another_tools_hook_that_mentions_hail_is_kept(sw: World, theirs: str) -> None:
+    sw.claude.parent.mkdir()
+    hook = {"hooks": [{"type": "command", "command": theirs}]}
+    sw.claude.write_text(
+        json.dumps({"hooks": {"UserPromptSubmit": [hook], "SessionStart": [hook]}})
+    )
+    sw.codex.parent.mkdir()
+    sw.codex.write_text(
+        f"[[hooks.UserPromptSubmit]]\n[[hooks.UserPromptSubmit.hooks]]\n"
+        f'type = "command"\ncommand = {json.dumps(theirs)}\n'
+    )
+    for _ in range(2):
+        r = sw.run("--yes")
+        assert r.rc == 0, r
+    claude, codex = _all_commands(sw)
+    assert claude["UserPromptSubmit"] == [theirs, "hail deliver --format claude"]
+    assert claude["SessionStart"] == [theirs, "hail brief --hook"]
+    assert codex["UserPromptSubmit"] == [theirs, "hail deliver --format codex"]
+
+
+# --- Codex's own hooks.json -----------------------------------------------------------------------
+
+THEIR_HOOK = {"hooks": [{"type": "command", "command": "notify-me"}]}
+
+
+def _hooks_json(w: World) -> Path:
+    return w.codex.with_name("hooks.json")
+
+
+def _write_hooks_json(w: World, program: str | None, *, only: tuple[str, ...] = ()) -> str:
+    """A plain hooks.json with the user's own Stop hook and hail's hooks naming `program` (all
+    events, or those in `only`; none when program is None)."""
+    hooks: dict[str, list[object]] = {"Stop": [THEIR_HOOK]}
+    if program is not None:
+        for event, groups in hook_groups("codex", program).items():
+            if not only or event in only:
+                hooks.setdefault(event, []).extend(groups)
+    text = json.dumps({"hooks": hooks}, indent=2) + "\n"
+    w.codex.parent.mkdir(exist_ok=True)
+    _hooks_json(w).write_text(text)
+    return text
+
+
+def _toml_commands(path: Path) -> list[str]:
+    hooks = tomlkit.parse(path.read_text()).unwrap().get("hooks", {})
+    return [
+        h["command"]
+        for event, groups in hooks.items()
+        if event != "state"
+        for g in groups
+        for h in g["hooks"]
+    ]
+
+
+def test_a_plain_hooks_json_holding_hails_hooks_gets_no_second_copy_in_config_toml(
+    sw: World,
+) -> None:
+    """Codex runs the hooks of hooks.json and of config.toml: hail's in both would run twice."""
+    written = _write_hooks_json(sw, "hail")
+    sw.codex.write_text(SCENARIO_CODEX)
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert _toml_commands(sw.codex) == []
+    assert _hooks_json(sw).read_text() == written
+    assert f"ok    Codex: hail hooks current in {_hooks_json(sw)}\n" in r.out
+    assert f"hail's hooks are in {_hooks_json(sw)}" in r.out
+    assert sw.run("--check").rc == 0
+    if sw.runner == "inprocess":
+        lines = doctor_hook_lines(sw.env)
+        assert ("ok", f"Codex hooks current ({_hooks_json(sw)})") in lines
+        assert not [line for line in lines if line[0] == "FIX"], lines
+
+
+def test_hails_older_hooks_in_hooks_json_are_rewritten_there(sw: World) -> None:
+    _write_hooks_json(sw, "/opt/old/hail", only=("UserPromptSubmit",))
+    if sw.runner == "inprocess":
+        assert doctor_hook_lines(sw.env)[:2] == [
+            ("FIX", f"Codex hooks missing or outdated in {_hooks_json(sw)}: run hail setup"),
+            (
+                "FIX",
+                f"Codex hooks are in {_hooks_json(sw)}, but {sw.codex} is not current for them"
+                " ([features] hooks = true): run hail setup",
+            ),
+        ]
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert not sw.codex.exists() or _toml_commands(sw.codex) == []
+    hooks = json.loads(_hooks_json(sw).read_text())["hooks"]
+    assert hooks["Stop"][0] == THEIR_HOOK
+    assert {
+        e: [h["command"] for g in groups for h in g["hooks"] if h["command"] != "notify-me"]
+        for e, groups in hooks.items()
+    } == {e: [c] for e, c in wanted_hooks("codex").items()}
+
+
+def test_hooks_json_with_other_hooks_only_leaves_hails_in_config_toml(sw: World) -> None:
+    written = _write_hooks_json(sw, None)
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert _hooks_json(sw).read_text() == written
+    assert sorted(_toml_commands(sw.codex)) == sorted(wanted_hooks("codex").values())
+
+
+def test_hails_hooks_in_both_files_are_a_fix_and_setup_keeps_the_hooks_json_copy(
+    sw: World,
+) -> None:
+    sw.codex.parent.mkdir()
+    assert sw.run("--yes").rc == 0  # hail's hooks in config.toml
+    written = _write_hooks_json(sw, "hail")  # and the user's own copy in hooks.json
+    if sw.runner == "inprocess":
+        assert (
+            "FIX",
+            f"hail's hooks are in both {_hooks_json(sw)} and {sw.codex}, so Codex runs each twice:"
+            f" run hail setup (it removes them from {sw.codex})",
+        ) in doctor_hook_lines(sw.env)
+    r = sw.run("--check")
+    assert r.rc == 1, r
+    r = sw.run("--yes")
+    assert r.rc == 0, r
+    assert _toml_commands(sw.codex) == []
+    assert "hooks = true" in sw.codex.read_text()
+    assert _hooks_json(sw).read_text() == written
+    if sw.runner == "inprocess":
+        assert not [s for s, _ in doctor_hook_lines(sw.env) if s == "FIX"]
+
+
+def test_trust_codex_trusts_hails_hooks_where_hooks_json_has_them(sw: World) -> None:
+    _write_hooks_json(sw, "hail")
+    r = sw.run("--yes", "--trust-codex")
+    assert r.rc == 0, r
+    assert TRUST_HINT not in r.out
+    state = tomlkit.parse(sw.codex.read_text()).unwrap()["hooks"]["state"]
+    # The user's Stop group comes first in hooks.json, so hail's Stop handler is group 1.
+    assert state[f"{_hooks_json(sw)}:stop:1:0"] == {
+        "trusted_hash": codex_trust_hash("Stop", "hail deliver --format codex --event Stop")
+    }
+    assert len(state) == 4
+    if sw.runner == "inprocess":
+        assert not [s for s, _ in doctor_hook_lines(sw.env) if s != "ok"]
+    r = sw.run("--yes")  # a rerun without --trust-codex keeps that trust
+    assert r.rc == 0 and TRUST_HINT not in r.out, r
+
+
+def test_a_hooks_json_that_is_no_json_object_stops_the_run_with_the_fix(sw: World) -> None:
+    """setup cannot tell whether Codex already runs hail's hooks from it."""
+    sw.codex.parent.mkdir()
+    _hooks_json(sw).write_text('{"hooks": ')
+    r = sw.run("--yes")
+    assert r.rc == 1, r
+    assert r.err.startswith(f"error: {_hooks_json(sw)} is not a JSON object ("), r.err
+    assert not sw.codex.exists()
+    if sw.runner == "inprocess":
+        assert doctor_hook_lines(sw.env)[0][0] == "FIX"

@@ -22,6 +22,7 @@ from hail.commands.setup import doctor_hook_lines
 from hail.hook_table import hook_groups, hook_specs
 from hail.setup_merge import codex_trust_hash
 from tests.support.entry import run_hail
+from tests.support.rules import rules_for
 from tests.support.world import SCRUBBED
 
 PROGRAM = "/nix/store/0000-hail-0.7.0/bin/hail"
@@ -198,6 +199,41 @@ def test_setup_program_names_hail_by_path_and_doctor_finds_it_current(hm: Home) 
     assert rc == 0, out
 
 
+def test_setup_program_is_the_hail_codexs_rule_lets_out(hm: Home) -> None:
+    """The activation step names the store path: the rule lets out that hail and no other."""
+    rules = hm.home / ".codex" / "rules" / "hail.rules"
+    (hm.home / ".codex").mkdir()
+
+    rc, out, err = hm.setup("--yes", "--program", PROGRAM)
+
+    assert rc == 0, err
+    assert f'host_executable(name = "hail", paths = ["{PROGRAM}"])' in rules.read_text()
+    assert rules.read_text() == rules_for(PROGRAM)
+    assert ("ok", f"Codex may run hail outside its sandbox (rule {rules})") in doctor_hook_lines(
+        hm.env
+    )
+    rc, out, err = hm.setup("--check", "--program", PROGRAM)
+    assert rc == 0, out
+
+
+def test_doctor_checks_a_store_linked_rule_names_the_hail_it_lets_out(hm: Home) -> None:
+    rules = hm.home / ".codex" / "rules" / "hail.rules"
+    hm.link_into_store(rules, rules_for(PROGRAM))
+    assert doctor_hook_lines(hm.env)[-1] == (
+        "ok",
+        f"Codex may run hail outside its sandbox (rule {rules}, from Home Manager)",
+    )
+
+    rules.unlink()
+    lines = rules_for(PROGRAM).splitlines(keepends=True)
+    older = "".join(line for line in lines if "host_executable(" not in line)
+    hm.link_into_store(rules, older)
+    status, text = doctor_hook_lines(hm.env)[-1]
+    assert status == "FIX"
+    assert "enable programs.hail in your Home Manager configuration and switch" in text
+    assert "hail setup" not in text
+
+
 @pytest.mark.parametrize("program", ["", "my hail", "hail;rm -rf ~", "$(hail)", "hail\n"])
 def test_setup_program_must_be_a_plain_path(hm: Home, program: str) -> None:
     (hm.home / ".claude").mkdir()
@@ -239,3 +275,33 @@ def test_doctor_notes_hails_hooks_left_in_config_toml_beside_home_managers_hooks
         f" hooks from {codex / 'config.toml'} (an earlier hail setup wrote them; Home Manager's"
         f" {codex / 'hooks.json'} has them now)",
     ) in lines, lines
+
+
+def test_each_activation_replaces_the_last_generations_hooks_and_their_codex_trust(
+    hm: Home,
+) -> None:
+    """Each generation's activation runs setup with its own store path: the hooks of the one
+    before are rewritten in place, never added to, and Codex's trust records follow them."""
+    (hm.home / ".claude").mkdir()
+    (hm.home / ".codex").mkdir()
+    settings = hm.home / ".claude" / "settings.json"
+    config = hm.home / ".codex" / "config.toml"
+    settings.write_text(json.dumps({"hooks": {"Stop": [USER_HOOK]}}))
+    generations = [f"/nix/store/{n}{n}{n}{n}-hail-0.{n}.0/bin/hail" for n in range(7, 10)]
+    for program in generations:
+        rc, _out, err = hm.setup("--yes", "--program", program, "--trust-codex")
+        assert rc == 0, err
+    last = generations[-1]
+    hooks = json.loads(settings.read_text())["hooks"]
+    assert hooks == {
+        "Stop": [USER_HOOK, *hook_groups("claude", last)["Stop"]],
+        **{e: g for e, g in hook_groups("claude", last).items() if e != "Stop"},
+    }
+    codex = tomlkit.parse(config.read_text()).unwrap()["hooks"]
+    state = codex.pop("state")
+    assert codex == hook_groups("codex", last)
+    assert sorted(state) == sorted(
+        f"{config}:{key}:0:0"
+        for key in ("session_start", "user_prompt_submit", "post_tool_use", "stop")
+    )
+    assert [status for status, _ in doctor_hook_lines(hm.env)] == ["ok", "ok", "ok"]

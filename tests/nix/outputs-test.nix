@@ -10,7 +10,7 @@ let
     "aarch64-linux"
     "x86_64-linux"
   ];
-  inherit ((builtins.fromTOML (builtins.readFile "${hail}/pyproject.toml")).project) version;
+  version = import "${hail}/nix/version.nix";
 
   expect = what: ok: if ok then [ ] else [ what ];
   names = map (p: p.pname or p.name);
@@ -32,7 +32,7 @@ let
     in
     expect (at "packages.hail is packages.default") (hail.packages.${system}.hail == package)
     ++ expect (at "package pname is hail") (args.pname == "hail")
-    ++ expect (at "package version is pyproject's ${version}") (args.version == version)
+    ++ expect (at "package version is src/hail/__init__.py's ${version}") (args.version == version)
     # Forces the file set, so that a listed file that does not exist fails.
     ++ expect (at "package src is the repository root") (toString args.src == hail.outPath)
     ++ expect (at "package is built with pyproject = true") (args.pyproject or false)

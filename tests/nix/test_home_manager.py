@@ -21,12 +21,12 @@ from typing import Any
 
 import pytest
 from tests.support import home_manager
+from tests.support.rules import host_executable_line, rules_for
 
 from hail.hook_table import hook_groups
 from hail.setup_merge import codex_trust_hash
 
 REPO = Path(__file__).resolve().parents[2]
-RULES = REPO / "src" / "hail" / "data" / "hail.rules"
 PACKAGE = "/nix/store/00000000000000000000000000000000-hail-0.7.0"
 PROGRAM = PACKAGE + "/bin/hail"
 SKILL = PACKAGE + "/share/hail/skills/hail"
@@ -111,7 +111,7 @@ def test_both_managed_keep_the_users_hooks_and_add_hails_by_store_path() -> None
     assert codex == {"hooks": merged("codex", USER_HOOKS)}
     assert files[".codex/config.toml"]["value"] == {"model": "gpt-5.5"}, "no trust unless asked"
 
-    assert files[".codex/rules/hail.rules"]["content"] == RULES.read_text()
+    assert files[".codex/rules/hail.rules"]["content"] == rules_for(PROGRAM)
     assert home["activation"] == {}, "Home Manager owns both configs: no activation step"
     assert "hail-0.7.0" in home["packages"]
     assert home["failedAssertions"] == []
@@ -125,6 +125,25 @@ def test_every_hook_command_names_the_package_by_store_path() -> None:
         commands = [h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]]
         ours = [c for c in commands if "hail" in c]
         assert ours and all(c.startswith(PROGRAM + " ") for c in ours), commands
+
+
+def test_the_codex_rule_lets_out_the_packages_hail_by_its_store_path_and_no_other() -> None:
+    """Codex matches `./hail` or `/tmp/x/hail` against a rule for `hail` unless host_executable
+    lists the paths it may be: the module lists the store path of the package it installs."""
+    rules = evaluate("programs.hail.enable = true;" + BOTH_MANAGED)["files"][
+        ".codex/rules/hail.rules"
+    ]["content"]
+    assert "\n" + host_executable_line(PROGRAM) in rules
+    other = "/nix/store/11111111111111111111111111111111-hail-0.8.0"
+    assert (
+        rules_for(other + "/bin/hail")
+        == evaluate("programs.hail.enable = true;" + BOTH_MANAGED, package=other)["files"][
+            ".codex/rules/hail.rules"
+        ]["content"]
+    )
+    assert (
+        'pattern = ["hail", ["read", "type", "keys", "setup"]],\n    decision = "prompt"' in rules
+    )
 
 
 def test_trust_codex_records_setups_trust_for_hails_handlers_in_config_toml() -> None:

@@ -117,6 +117,34 @@ def install(versions: dict[str, str]) -> Path:
     return bin_dir
 
 
+def execpolicy(
+    bin_dir: Path, rules: list[Path], argv: list[str], *, cwd: Path, home: Path
+) -> str | None:
+    """The pinned Codex's own verdict on a command under these rules files, with the
+    resolution of program paths Codex applies (`codex execpolicy check
+    --resolve-host-executables`): "allow", "prompt" or "forbidden", or None when no rule
+    matches (Codex then runs the command in its sandbox)."""
+    options = [arg for rule in rules for arg in ("--rules", str(rule))]
+    check = [str(bin_dir / "codex"), "execpolicy", "check", "--resolve-host-executables"]
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)}
+    out = subprocess.run(
+        [*check, *options, "--", *argv],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"codex execpolicy check failed ({out.returncode}): {out.stderr}")
+    verdict = json.loads(out.stdout)
+    if not verdict["matchedRules"]:
+        assert "decision" not in verdict, verdict
+        return None
+    return str(verdict["decision"])
+
+
 def probe_command(log: Path) -> str:
     return f"{sys.executable} {HERE / 'probe_hook.py'} {log}"
 

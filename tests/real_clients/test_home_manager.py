@@ -28,6 +28,7 @@ import tomlkit
 from tests.support import home_manager
 from tests.support.entry import hail_bin
 
+from .clients import execpolicy
 from .evidence import delivery_tokens, envelope, eventually, first_delivery, submitted_prompt
 from .fake_http import request_text
 from .world import World
@@ -150,3 +151,25 @@ def test_a_client_delivers_through_the_hooks_of_the_modules_generated_files(
         link = world.home / target
         assert link.is_symlink(), f"{target} stayed Home Manager's link"
         assert link.read_text() == installed[target], f"nothing wrote into {target}"
+
+
+def test_codex_lets_out_the_modules_hail_by_its_store_path_and_no_other_program_of_that_name(
+    unset_world: World, store: Path
+) -> None:
+    """The pinned Codex's own checker on the rule file the module generated (test_rules.py does
+    the same for the one hail setup writes)."""
+    world = unset_world
+    program = install_from_the_module(world, store)
+    rules = world.home / ".codex" / "rules" / "hail.rules"
+    cwd = world.seat["worker"]
+
+    def verdict(*argv: str) -> str | None:
+        return execpolicy(world.client_bin, [rules], list(argv), cwd=cwd, home=world.home)
+
+    assert verdict("hail", "boss", "ask", "review the parser") == "allow"
+    assert verdict(str(program), "inbox") == "allow"
+    assert verdict("./hail", "-c", "id") is None
+    assert verdict("/tmp/x/hail", "-c", "id") is None
+    for args in (["read", "%1", "1000"], ["type", "%1", "x"], ["keys", "%1", "y"], ["setup"]):
+        assert verdict("hail", *args) == "prompt", args
+        assert verdict(str(program), *args) == "prompt", args

@@ -128,6 +128,16 @@ def test_what_codex_keeps_in_its_sandbox_says_so(sandbox_world: World) -> None:
         in (out)
     )
 
+    # A program named hail that the model wrote into its workspace is not hail: it stays in.
+    escaped = world.home / "escaped"
+    impostor = sender.cwd / "hail"
+    impostor.write_text(f"#!/bin/sh\ntouch {escaped} && echo outside\n")
+    impostor.chmod(0o755)
+    code, out = run_in_codex(world, sender, "./hail boss fyi 'not hail'")
+    assert code == 1, out
+    assert "Read-only file system" in out, out
+    assert not escaped.exists()
+
 
 def test_a_claude_whose_path_lacks_hail_makes_doctor_exit_1_naming_the_fix(world: World) -> None:
     """hail in ~/.local/bin, so setup names it bare; Claude started from a place whose PATH lacks
@@ -155,7 +165,7 @@ def test_a_claude_whose_path_lacks_hail_makes_doctor_exit_1_naming_the_fix(world
     out = eventually(doctor_sees_it, "doctor reports the Claude that runs no hook", timeout=40)
     assert time.monotonic() - started < 40
     assert (
-        "FIX  Claude Code cannot run its hooks: sh -c 'hail --version' said: /bin/sh: 1: hail: not found"
+        "FIX  Claude Code cannot run its hooks: hail: not found"
         f" (with the environment of claude in {claude.pane}, PATH={path});"
     ) in out
     assert "put hail's directory on the PATH the harness starts with, then restart it" in out

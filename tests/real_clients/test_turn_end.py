@@ -6,14 +6,17 @@ and nothing anyone typed is lost.
   screen intact.
 - A person's draft stays on the screen, unsubmitted; the message arrives with their next prompt.
 - An announce sent while tmux is unreachable waits unread and the next hook delivers it.
-- Stop never loops: a peer sending all the time, and the session still ends its turns.
+- Stop never loops: a peer sending all the time, and the session still ends its turns, also with
+  hail's Stop hook installed twice.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
+from .clients import codex_trust_hash, toml_str
 from .evidence import delivery_tokens, eventually, first_delivery
 from .fake_http import request_text
 from .test_busy import hold_a_turn, send_while_busy
@@ -103,7 +106,8 @@ def test_an_announce_sent_without_tmux_is_delivered_by_the_next_hook(
     assert world.hail(["sent", message_id]).out.startswith("injected ")
 
 
-def test_stop_never_loops_while_a_peer_sends_all_the_time(world: World, client: str) -> None:
+def stop_loop(world: World, client: str) -> int:
+    """Model calls for one prompt while a backlog waits and a peer sends every second."""
     agent = world.start(client)
     fake = world.fake_for(agent)
     world.tmux.submit(agent.pane, "hello")  # runs hail's hooks: later fyis are quiet, not typed
@@ -139,7 +143,42 @@ def test_stop_never_loops_while_a_peer_sends_all_the_time(world: World, client: 
         f"FIGURE stop-loop {client}: {calls} model calls and {stops} Stop hooks for one prompt "
         f"while {len(sends)} more messages came"
     )
-    assert calls == 4, "the prompt's call plus exactly 3 Stop continuations"
     assert all(rc == 0 for rc in sends)
     unread = [p for p in world.mailbox_files("worker") if p.parent.name == "new"]
     assert unread, "what the cap left waits for the next prompt or tool call"
+    return calls
+
+
+def test_stop_never_loops_while_a_peer_sends_all_the_time(world: World, client: str) -> None:
+    assert stop_loop(world, client) == 4, "the prompt's call plus exactly 3 Stop continuations"
+
+
+def install_a_second_stop_hook(world: World, client: str) -> None:
+    """hail's Stop hook once more, spelled as a second install would (bare, found on PATH), so
+    both run on every Stop."""
+    command = f"hail deliver --format {client} --event Stop"
+    if client == "claude":
+        path = world.home / ".claude" / "settings.json"
+        settings = json.loads(path.read_text())
+        settings["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": command}]})
+        path.write_text(json.dumps(settings, indent=2) + "\n")
+        return
+    path = world.home / ".codex" / "config.toml"
+    text = path.read_text()
+    group = text.count("[[hooks.Stop]]")
+    key = f"{path}:stop:{group}:0"
+    path.write_text(
+        text.replace(
+            "\n[hooks.state.",
+            f'\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\n'
+            f"command = {toml_str(command)}\n\n[hooks.state.",
+            1,
+        )
+        + f"\n[hooks.state.{toml_str(key)}]\n"
+        + f"trusted_hash = {toml_str(codex_trust_hash('Stop', command, None))}\n"
+    )
+
+
+def test_stop_never_loops_with_its_hook_installed_twice(world: World, client: str) -> None:
+    install_a_second_stop_hook(world, client)
+    assert stop_loop(world, client) == 4, "both hooks of one Stop count it once"

@@ -39,8 +39,9 @@ class Talk:
         self.launcher = script_command(scene.root, AGENT, Path(hail.demo_agent.__file__))
         scene.env["HAIL_AGENT_COMMANDS"] = f"bash,cat,{AGENT}"
 
-    def seat(self, name: str, pane: str | None = None) -> str:
-        """Run a stand-in agent in `name` (in `pane`, respawned, or a new window); its pane."""
+    def seat(self, name: str, pane: str | None = None, *, key: str | None = None) -> str:
+        """Run a stand-in agent in `name` (in `pane`, respawned, or a new window); its pane,
+        known to `say` as `key` (default: the seat's name)."""
         cwd = (
             self.scene.make_seat(name)
             if name not in ("boss", "worker")
@@ -53,7 +54,7 @@ class Talk:
         else:
             self.scene.respawn(pane, cwd, script)
         assert wait_until(lambda: "❯\u00a0" in self.scene.screen(pane), 15), self.scene.screen(pane)
-        self.panes[name] = pane
+        self.panes[key or name] = pane
         return pane
 
     def say(self, seat: str, *args: str) -> tuple[int, str, str]:
@@ -174,6 +175,31 @@ def test_ask_wait_times_out_and_the_reply_still_wakes_the_asker(talk: Talk) -> N
     assert rc == 0
     answer = ask_id(out)
     assert wait_until(lambda: talk.submitted("boss", answer), 15), "typed into the idle asker"
+
+
+def test_only_the_seat_asked_ends_the_wait_from_any_of_its_panes(talk: Talk) -> None:
+    """worker shares its directory with a second agent: the ask goes to one pane's sub-seat and
+    the other pane's answer counts; a third seat's --re is delivered but ends nothing."""
+    talk.seat("third")
+    other = talk.seat("worker", key="worker-2")
+    first = talk.panes["worker"]
+    asking = talk.popen("boss", f"worker@{first}", "ask", "--wait", "30", "Is it safe?")
+    assert asking.stdout is not None
+    ask = ask_id(asking.stdout.readline())
+    assert wait_until(lambda: talk.waits() == 1)
+    rc, out, err = talk.say("third", "boss", "fyi", "--re", ask, "a comment from third")
+    assert rc in (0, 5), err
+    comment = ask_id(out)
+    time.sleep(1)
+    assert asking.poll() is None, "a seat that was not asked does not answer"
+    rc, out, err = talk.say("worker-2", "boss", "fyi", "--re", ask, "GO: from the other pane")
+    assert rc in (0, 5), err
+    answer = ask_id(out)
+    printed, errors = asking.communicate(timeout=30)
+    assert asking.returncode == 0, errors
+    assert f"from:worker@{other} id:{answer} re:{ask}] GO: from the other pane" in printed
+    assert comment not in printed
+    assert talk.say("boss", "sent", ask)[1].endswith(f" replied {answer}\n")
 
 
 def test_crossing_waits_of_two_seats_never_deadlock(talk: Talk) -> None:

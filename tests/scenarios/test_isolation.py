@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -67,6 +68,10 @@ def test_hail_demo_runs_end_to_end_and_leaves_nothing_behind(scene: Scene) -> No
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "injected" in proc.stdout
     assert " injected " in proc.stdout.split("hail await", 1)[1]
+    # The screens as a person sees them: the composer's no-break space is a space, not an escape.
+    assert re.search(r"^     │ ❯\xa0\[hail kind:ask from:boss/%\d+ id:", proc.stdout, re.M)
+    assert re.search(r"^     │ ❯\xa0\[hail kind:fyi from:worker/%\d+ id:", proc.stdout, re.M)
+    assert "\\x" not in proc.stdout and "\\u" not in proc.stdout
     assert list(tmp.iterdir()) == []
     # The scene's own server and state were not used.
     assert scene.tmux("list-panes", "-a", "-F", "#{pane_id}").split() == [scene.sender, scene.recv]

@@ -229,10 +229,9 @@ def test_the_dialog_guard_reads_the_screen(server: Server) -> None:
     server.tmux.send_keys("%0", ["Enter"], cancel_mode=False)
     assert wait_until(lambda: "Do you want" in server.screen("%0"))
     with pytest.raises(DialogError, match=r"^%0 shows a permission/approval dialog; text typed"):
-        wake_mod.look(server.tmux, "%0", force=False)
-    assert wake_mod.look(server.tmux, "%0", force=True) is not None
+        wake_mod.look(server.tmux, "%0")
     # A pane that cannot be captured is left to the typing step to report.
-    assert wake_mod.look(server.tmux, "%77", force=False) is None
+    assert wake_mod.look(server.tmux, "%77") is None
 
 
 def test_the_submit_pause_grows_with_the_text() -> None:

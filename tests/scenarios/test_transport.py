@@ -72,7 +72,8 @@ def test_a_permission_dialog_stops_the_send_before_anything_is_written(scene: Sc
     r = scene.as_pane(scene.sender, "worker", "ask", "approve me")
     assert r.rc == 4
     assert f"{scene.recv} shows a permission/approval dialog" in r.err
-    assert "hail read" in r.err and "--force only after reading" in r.err
+    assert "hail read" in r.err and "resend with --no-wake" in r.err
+    assert "--force" not in r.err
     assert r.out == ""
     assert scene.screen(scene.recv) == before_screen
     assert scene.new_files("worker") == []
@@ -80,9 +81,21 @@ def test_a_permission_dialog_stops_the_send_before_anything_is_written(scene: Sc
     # Only the sender's own seat binding may appear (it is bound before routing).
     added = [f for f in scene.all_files() if f not in before_files]
     assert [f for f in added if f != "seats" and not f.startswith("seats/boss")] == []
+    # Typing into a dialog answers it (Claude's "1" is Yes, Codex's "a" don't ask again): no
+    # flag types there. --force is refused before anything is written or typed.
     forced = scene.as_pane(scene.sender, "worker", "ask", "forced through", "--force")
-    assert forced.rc == 0, forced.err
-    assert scene.wait_count(scene.recv, f"id:{forced.id}", 2)
+    assert forced.rc == 1
+    assert forced.err.startswith(
+        "error: --force is gone: typing into a permission dialog answers it"
+    )
+    assert forced.out == ""
+    assert scene.screen(scene.recv) == before_screen
+    assert scene.new_files("worker") == []
+    # What the refusal offers instead: the message waits in the inbox, nothing is typed.
+    filed = scene.as_pane(scene.sender, "worker", "ask", "after the dialog", "--no-wake")
+    assert filed.rc == 5, filed.err
+    assert len(scene.new_files("worker")) == 1
+    assert scene.screen(scene.recv) == before_screen
 
 
 def test_a_draft_and_a_codex_history_do_not_block_but_a_codex_approval_does(scene: Scene) -> None:

@@ -520,3 +520,59 @@ def test_hook_stdin_held_open_without_data_delays_the_hook_only_by_the_payload_w
         assert p.returncode == 0 and time.monotonic() - t0 < 1.0
     finally:
         os.close(holder)
+
+
+# --- a FIFO where hail keeps its files ------------------------------------------------------------
+
+# A FIFO nobody writes: opening it to read would wait for a writer forever.
+PROMPT = 15.0
+
+
+def fifo_noted(world: World, path: Any) -> None:
+    """Doctor names the FIFO, says hail ignores it and how to clear it."""
+    r = world.run("doctor", cwd="worker", timeout=PROMPT)
+    assert f"note {path} is not a regular file (a FIFO): hail ignores it; remove it" in r.stdout
+
+
+def test_a_fifo_among_the_holds_does_not_hang_the_brief(world: World) -> None:
+    know(world, "boss", "worker")
+    hold_id = world.send("worker", "hold", "HOLD: src/auth is mine", "--scope", "src/auth")
+    fifo = world.state / "holds" / "0101T000000-fifo"
+    os.mkfifo(fifo, 0o600)
+    for args in (("brief", "--hook"), ("brief",)):
+        r = world.run(*args, cwd="worker", timeout=PROMPT)
+        assert r.returncode == 0, r.stderr
+        assert f"id:{hold_id}" in r.stdout
+    assert world.run("gc", cwd="worker", timeout=PROMPT).returncode == 0
+    fifo_noted(world, fifo)
+
+
+def test_a_fifo_among_unread_mail_does_not_hang_delivery(world: World) -> None:
+    know(world, "boss", "worker")
+    msg_id = world.send("worker", "ask", "--", "still arrives", body="body")
+    fifo = world.state / "seats" / "worker" / "new" / "0101T000000-fifo.md"
+    os.mkfifo(fifo, 0o600)
+    os.utime(fifo, (1, 1))  # the oldest: read first
+    r = world.run("deliver", "--format", "claude", cwd="worker", timeout=PROMPT)
+    assert r.returncode == 0, r.stderr
+    assert f"id:{msg_id}" in context_of(r.stdout)
+    assert world.run("sent", msg_id).stdout.startswith("injected ")
+    second = world.send("worker", "ask", "--", "and by hand", body="body")
+    r = world.run("inbox", cwd="worker", timeout=PROMPT)
+    assert r.returncode == 0, r.stderr
+    assert f"id:{second}" in r.stdout and "0101T000000-fifo" not in r.stdout
+    assert fifo.exists()  # never claimed: nothing was delivered from it
+    fifo_noted(world, fifo)
+
+
+def test_a_fifo_among_the_waits_does_not_hang_a_wait(world: World) -> None:
+    know(world, "boss", "worker")
+    waits = world.state / "waits"
+    waits.mkdir(mode=0o700)
+    fifo = waits / "1-1"
+    os.mkfifo(fifo, 0o600)
+    t0 = time.monotonic()
+    r = world.run("worker", "ask", "--wait", "1", "--no-wake", "anyone?", timeout=PROMPT)
+    assert time.monotonic() - t0 < PROMPT
+    assert r.returncode == 1 and "no reply to " in r.stderr, r.stderr
+    fifo_noted(world, fifo)

@@ -64,13 +64,141 @@ def test_inbox_prints_within_its_budget_and_leaves_the_rest_unread(world: World)
 
 
 def test_inbox_cuts_one_huge_body_and_names_the_way_to_the_whole(world: World) -> None:
-    msg_id = world.send("worker", "ask", "huge", body="y" * 1_000_000)
+    msg_id = world.send("worker", "ask", "huge", body=BIG)
     r = world.run("inbox", cwd="worker")
     assert r.returncode == 0
     assert len(r.stdout.encode()) <= policy.INBOX_MAX_BYTES + 1024
-    assert f"hail show {msg_id} prints the whole message" in r.stdout
+    part, rest = _body_part(r.stdout)
+    assert rest == len(part) and BIG.startswith(part)
+    assert f"hail show {msg_id} --from {rest} prints the rest)" in r.stdout
     assert world.run("sent", msg_id).stdout.startswith("read ")
-    assert "y" * 1_000_000 in world.run("show", msg_id).stdout
+
+
+# --- output budget of show, await --reply and ask --wait -----------------------------------------
+
+#: 3 MB of numbered lines, so any part shows where it came from.
+BIG = "\n".join(f"{i:07d} " + "q" * 91 for i in range(30_000))
+CUT_RE = re.compile(
+    r"^\(cut at byte (\d+) of (\d+) body bytes; hail show \S+ --from (\d+) prints the rest\)$"
+)
+
+
+def _body_part(stdout: str) -> tuple[str, int | None]:
+    """The body text one framed message shows, and the offset its cut note names (None: no cut)."""
+    lines = stdout.split("\n")
+    preamble = re.match(r"^hail: 1 peer message, framed by token ([0-9a-f]{8,16}): ", lines[0])
+    assert preamble, stdout[:300]
+    token = preamble.group(1)
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"[hail:{token} "))
+    body = lines[start + 1 : lines.index(f"[/hail:{token}]")]
+    if body and body[0].startswith("(body from byte "):
+        body = body[1:]
+    rest = None
+    cut = CUT_RE.match(body[-1]) if body else None
+    if cut:
+        assert cut.group(1) == cut.group(3)
+        rest = int(cut.group(3))
+        body = body[:-1]
+    return "\n".join(body), rest
+
+
+def test_show_prints_a_huge_message_within_the_budget_and_the_rest_part_by_part(
+    world: World,
+) -> None:
+    msg_id = world.send("worker", "ask", "huge", body=BIG)
+    r = world.run("show", msg_id)
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.encode()) <= policy.INBOX_MAX_BYTES + 1024, len(r.stdout)
+    part, rest = _body_part(r.stdout)
+    assert rest is not None and rest == len(part) > policy.INBOX_MAX_BYTES // 2
+    assert BIG.startswith(part)
+    more = world.run("show", msg_id, "--from", str(rest))
+    assert more.returncode == 0, more.stderr
+    assert len(more.stdout.encode()) <= policy.INBOX_MAX_BYTES + 1024
+    assert f"\n(body from byte {rest} of {len(BIG)})\n" in more.stdout
+    part2, rest2 = _body_part(more.stdout)
+    assert BIG[rest:].startswith(part2) and rest2 == rest + len(part2)
+    end = world.run("show", msg_id, "--from", str(len(BIG) - 150))
+    assert _body_part(end.stdout) == (BIG[-150:], None)
+    assert world.run("sent", msg_id).stdout == "delivered\n", "show claims nothing"
+
+
+def test_following_the_cut_notes_of_show_gives_back_the_whole_body(world: World) -> None:
+    body = BIG[:99_950]
+    msg_id = world.send("worker", "ask", "long", body=body)
+    got, at = "", 0
+    for _ in range(20):
+        part, rest = _body_part(world.run("show", msg_id, "--from", str(at)).stdout)
+        got += part
+        if rest is None:
+            break
+        at = rest
+    assert got == body
+
+
+def test_await_reply_prints_a_huge_reply_within_the_budget_and_points_at_the_rest(
+    world: World,
+) -> None:
+    assert world.run("whoami", cwd="worker").returncode == 0
+    ask = world.send("worker", "ask", "send the log")
+    answer = world.send("boss", "fyi", "--re", ask, "the log", body=BIG, cwd="worker")
+    r = world.run("await", "--reply", ask, "--timeout", "5")
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.encode()) <= policy.INBOX_MAX_BYTES + 1024, len(r.stdout)
+    part, rest = _body_part(r.stdout)
+    assert rest == len(part) and BIG.startswith(part)
+    assert f"hail show {answer} --from {rest} prints the rest)" in r.stdout
+    # Cut short, still claimed: its start and the way to the rest reached the agent.
+    assert world.run("sent", answer).stdout.startswith("read ")
+    part2, _ = _body_part(world.run("show", answer, "--from", str(rest)).stdout)
+    assert BIG[rest:].startswith(part2) and part2
+
+
+def test_await_reply_keeps_several_huge_replies_within_the_budget(world: World) -> None:
+    assert world.run("whoami", cwd="worker").returncode == 0
+    one = world.send("worker", "ask", "first log")
+    two = world.send("worker", "ask", "second log")
+    answers = [
+        world.send("boss", "fyi", "--re", ask, "a log", body=BIG, cwd="worker")
+        for ask in (one, two)
+    ]
+    r = world.run("await", "--reply", one, two, "--timeout", "5")
+    assert r.returncode == 0, r.stderr
+    assert len(r.stdout.encode()) <= policy.INBOX_MAX_BYTES + 2048, len(r.stdout)
+    for answer in answers:
+        assert f"id:{answer} " in r.stdout
+        assert re.search(rf"hail show {answer} --from \d+ prints the rest\)$", r.stdout, re.M)
+
+
+def test_ask_wait_prints_a_huge_reply_within_the_budget_and_points_at_the_rest(
+    world: World,
+) -> None:
+    assert world.run("whoami", cwd="worker").returncode == 0
+    proc = subprocess.Popen(
+        [hail_bin(), "worker", "ask", "--wait", "30", "send the log"],
+        cwd=world.root / "boss",
+        env=world.env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    assert first.startswith("id="), first
+    ask = first[3:].strip()
+    waits = world.state / "waits"
+    for _ in range(300):
+        if waits.is_dir() and any(waits.iterdir()):
+            break
+        time.sleep(0.05)
+    answer = world.send("boss", "fyi", "--re", ask, "the log", body=BIG, cwd="worker")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert len(out.encode()) <= policy.INBOX_MAX_BYTES + 1024, len(out)
+    part, rest = _body_part(out)
+    assert rest == len(part) and BIG.startswith(part)
+    assert f"hail show {answer} --from {rest} prints the rest)" in out
 
 
 # --- a workspace path that is not UTF-8 ----------------------------------------------------------

@@ -5,6 +5,7 @@
 - `wait_until` and the process tree (`tests.support.procs`);
 - `World`, `Seats`, `SCRUBBED` (`tests.support.world`): a scratch HOME and state with two seats;
 - `ScratchTmux` (`tests.support.tmux`): a private tmux server and its reaper;
+- `page`, `sections`, `documented`, … (`tests.support.docs`): docs/ read for the drift tests;
 
 and the fixtures: `isolated_env` (every test, automatically), `world` and `scratch_tmux` (whose
 tests are marked `tmux`).

@@ -19,10 +19,14 @@ SCRUBBED = (
     "HAIL_SEAT",
     "HAIL_ENVELOPE_MAX",
     "HAIL_AGENT_COMMANDS",
+    "HAIL_DEBUG",
     "CLAUDE_CONFIG_DIR",
     "CODEX_HOME",
     "CODEX_THREAD_ID",
     "CODEX_SESSION_ID",
+    # Set in an agent's tool calls (tests run from one): a hook would take itself for one.
+    "CLAUDECODE",
+    "CLAUDE_PROJECT_DIR",
 )
 
 

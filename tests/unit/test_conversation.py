@@ -3,17 +3,17 @@ of replies, and the default wait under each harness."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from hail import policy
-from hail.commands.converse import default_timeout, take_wait_option
 from hail.context import Ctx
-from hail.errors import UsageError
 from hail.hooks.person import person_prompted
 from hail.store import conversation, waits
 from hail.store.store import Store
@@ -38,7 +38,6 @@ def test_a_wait_on_a_seat_that_waits_on_me_closes_a_cycle_of_two() -> None:
     path = waits.blocking_path([boss], new, never)
     assert path is not None
     assert [(w.waiter, ask) for w, ask in path] == [("boss", "b1")]
-    assert waits.refused(path, new)
 
 
 def test_a_cycle_of_three_names_the_seat_waiting_on_the_newcomer() -> None:
@@ -70,14 +69,47 @@ def test_a_wait_for_any_reply_is_blocked_only_when_every_way_out_is() -> None:
     assert waits.blocking_path([boss, third], new, never) is not None
 
 
-def test_of_two_waits_that_both_see_the_cycle_only_the_newer_gives_way() -> None:
-    older = wait("boss", ("b1", "worker"), started=1)
-    newer = wait("worker", ("w1", "boss"), started=2)
-    older_path = waits.blocking_path([newer], older, never)
-    newer_path = waits.blocking_path([older], newer, never)
-    assert older_path is not None and newer_path is not None
-    assert not waits.refused(older_path, older)
-    assert waits.refused(newer_path, newer)
+def held_lock(store: Store) -> int:
+    """Take `waits/.lock` as another waiting process would (a lock of its own open file)."""
+    where = waits.waits_dir(store)
+    os.makedirs(where, exist_ok=True)
+    fd = os.open(os.path.join(where, ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def test_a_wait_writes_and_lists_only_while_no_other_wait_does(tmp_path: Path) -> None:
+    """Of two waits, the one that gets the lock second lists the first one's record."""
+    store = Store(str(tmp_path / "hail"))
+    fd = held_lock(store)
+    new = waits.Wait("worker", ["w1"], ["boss"], any_=False, deadline=time.time() + 60)
+    with ThreadPoolExecutor(1) as pool:
+        listed = pool.submit(waits.start, store, new)
+        time.sleep(0.3)
+        assert not listed.done(), "it waits for the lock before it writes"
+        assert os.listdir(waits.waits_dir(store)) == [".lock"]
+        other = waits.Wait("boss", ["b1"], ["worker"], any_=False, deadline=time.time() + 60)
+        other.path = os.path.join(waits.waits_dir(store), "1-1")
+        with open(other.path, "w") as f:
+            f.write(other.text())  # what the holder writes before it lets go
+        os.close(fd)
+        names = listed.result(timeout=5)
+    assert sorted(names) == sorted(["1-1", os.path.basename(new.path)])
+
+
+def test_a_lock_held_too_long_is_waited_for_no_longer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(policy, "WAIT_LOCK_SECONDS", 0.2)
+    store = Store(str(tmp_path / "hail"))
+    fd = held_lock(store)
+    try:
+        new = waits.Wait("worker", ["w1"], ["boss"], any_=False, deadline=time.time() + 60)
+        start = time.monotonic()
+        assert waits.start(store, new) == [os.path.basename(new.path)]
+        assert 0.2 <= time.monotonic() - start < 2
+    finally:
+        os.close(fd)
 
 
 def test_only_live_records_count(tmp_path: Path) -> None:
@@ -89,12 +121,23 @@ def test_only_live_records_count(tmp_path: Path) -> None:
     old = time.time() - policy.WAIT_STALE_SECONDS - 1
     os.utime(stale.path, (old, old))
     lapsed = waits.Wait("third", ["t1"], ["boss"], any_=False, deadline=time.time() - 1)
-    waits.start(store, lapsed)
-    assert [w.waiter for w in waits.live(store, time.time())] == ["boss"]
+    names = waits.start(store, lapsed)
+    assert [w.waiter for w in waits.live(store, time.time(), names)] == ["boss"]
     waits.refresh(stale)
-    assert sorted(w.waiter for w in waits.live(store, time.time())) == ["boss", "worker"]
+    assert sorted(w.waiter for w in waits.live(store, time.time(), names)) == ["boss", "worker"]
     waits.stop(fresh)
     assert not os.path.exists(fresh.path)
+
+
+def test_a_record_counts_only_while_its_process_holds_it(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "hail"))
+    killed = waits.Wait("boss", ["b1"], ["worker"], any_=False, deadline=time.time() + 60)
+    names = waits.start(store, killed)
+    assert [w.waiter for w in waits.live(store, time.time(), names)] == ["boss"]
+    assert killed.fd is not None
+    os.close(killed.fd)  # what the kernel does when the process dies, however it dies
+    assert waits.live(store, time.time(), names) == []
+    assert not os.path.exists(killed.path), "the next wait removes it"
 
 
 def payload(prompt: object) -> bytes:
@@ -124,30 +167,8 @@ def test_a_persons_prompt_is_told_from_a_typed_envelope(data: bytes, expected: b
 def test_the_default_wait_fits_each_harness_tool_call(tmp_path: Path) -> None:
     plain = Ctx.from_env({"HOME": str(tmp_path)})
     codex = Ctx.from_env({"HOME": str(tmp_path), "CODEX_THREAD_ID": "019a"})
-    assert default_timeout(plain) == policy.AWAIT_DEFAULT_TIMEOUT < 120  # Claude's Bash: 2 min
-    assert default_timeout(codex) == policy.AWAIT_DEFAULT_TIMEOUT_CODEX < 10  # Codex's yield
-
-
-@pytest.mark.parametrize(
-    ("args", "rest", "seconds"),
-    [
-        (["w", "ask", "--wait", "q"], ["w", "ask", "q"], None),
-        (["w", "ask", "--wait", "30", "q"], ["w", "ask", "q"], 30.0),
-        (["w", "ask", "--wait=2.5", "q"], ["w", "ask", "q"], 2.5),
-        (["--wait", "w", "ask"], ["w", "ask"], None),
-        (["w", "ask", "q", "--wait"], ["w", "ask", "q"], None),
-        (["w", "ask", "--wait", "--re", "x"], ["w", "ask", "--re", "x"], None),
-    ],
-)
-def test_wait_takes_an_optional_number_of_seconds(
-    args: list[str], rest: list[str], seconds: float | None
-) -> None:
-    assert take_wait_option(args) == (rest, True, seconds)
-
-
-def test_wait_with_a_value_that_is_no_number_is_refused() -> None:
-    with pytest.raises(UsageError, match="--wait takes a number of seconds, not 'soon'"):
-        take_wait_option(["w", "ask", "--wait=soon"])
+    assert plain.default_wait() == policy.AWAIT_DEFAULT_TIMEOUT < 120  # Claude's Bash: 2 min
+    assert codex.default_wait() == policy.AWAIT_DEFAULT_TIMEOUT_CODEX < 10  # Codex's yield
 
 
 def test_a_chain_counts_replies_and_a_persons_prompt_starts_it_again(tmp_path: Path) -> None:
@@ -164,6 +185,9 @@ def test_a_chain_counts_replies_and_a_persons_prompt_starts_it_again(tmp_path: P
     thread = conversation.thread_of(store, "1130T100000-0001", "boss", "worker")
     assert (thread.is_reply, thread.chain) == (True, 4)
     assert conversation.thread_of(store, "1130T100000-0001", "boss", "third").is_reply is False
+    # Only the seat asked answers, from any of its mailboxes; a third seat's --re is a comment.
+    assert conversation.thread_of(store, "1130T100000-0001", "boss@%7", "worker").is_reply
+    assert not conversation.thread_of(store, "1130T100000-0001", "carol", "worker").is_reply
     store.mailbox("worker").mark_prompted()  # now, after the ask was sent
     assert conversation.thread_of(store, "1130T100000-0001", "boss", "worker").chain == 1
     assert conversation.thread_of(store, None, "boss", "worker").chain == 0

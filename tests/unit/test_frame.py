@@ -195,7 +195,9 @@ def test_an_oversize_body_is_cut_to_fit_and_says_where_to_read_it_all() -> None:
     assert lines[-1] == f"[/hail:{TOKEN}]"
     note = lines[-2]
     shown = len(lines[1].encode())
-    assert note == f"(cut: {shown} of 20000 body bytes; hail show {ID} prints the whole message)"
+    assert note == (
+        f"(cut at byte {shown} of 20000 body bytes; hail show {ID} --from {shown} prints the rest)"
+    )
     assert shown > 7900  # the frame lines and the note take the rest
 
 
@@ -211,7 +213,7 @@ def test_a_cut_ends_at_the_last_line_break_in_the_second_half() -> None:
     body = "a" * 6000 + "\n" + "b" * 10_000
     lines = frame.cut_to_fit(TOKEN, msg(body), 8192)
     assert lines[1] == "a" * 6000
-    assert lines[2].startswith("(cut: 6000 of 16001 body bytes;")
+    assert lines[2].startswith("(cut at byte 6000 of 16001 body bytes;")
 
 
 @given(st.text(min_size=1, max_size=3000), st.integers(min_value=400, max_value=4000))
@@ -219,3 +221,33 @@ def test_cut_to_fit_always_fits_the_budget(body: str, budget: int) -> None:
     lines = frame.cut_to_fit(TOKEN, msg(body), budget)
     assert frame.frame_bytes(lines) <= budget
     assert lines[0].startswith(f"[hail:{TOKEN} ") and lines[-1] == f"[/hail:{TOKEN}]"
+
+
+def test_a_body_from_a_byte_says_where_it_starts_and_moves_off_a_character_middle() -> None:
+    body = "é" * 10  # two bytes each
+    lines = frame.frame(TOKEN, msg(body), body_from=3)
+    assert lines[1:] == ["(body from byte 4 of 20)", "é" * 8, f"[/hail:{TOKEN}]"]
+    assert frame.frame(TOKEN, msg(body), body_from=99)[1] == "(body from byte 20 of 20)"
+
+
+@given(st.text(min_size=1, max_size=6000), st.integers(min_value=1200, max_value=4000))
+def test_following_the_cut_notes_gives_back_every_body_byte(body: str, budget: int) -> None:
+    m = msg(body)
+    got, at = b"", 0
+    for _ in range(len(body.encode()) + 1):
+        lines = frame.cut_to_fit(TOKEN, m, budget, body_from=at)
+        assert frame.frame_bytes(lines) <= budget
+        inner = lines[1:-1]
+        if at:
+            assert inner[0] == f"(body from byte {at} of {len(body.encode())})"
+            inner = inner[1:]
+        note = re.fullmatch(
+            r"\(cut at byte (\d+) of \d+ body bytes; .* --from (\d+) prints the rest\)", inner[-1]
+        )
+        if note is None:
+            got += "\n".join(inner).encode()
+            break
+        got += "\n".join(inner[:-1]).encode()
+        assert int(note.group(2)) > at
+        at = int(note.group(2))
+    assert got == body.encode()

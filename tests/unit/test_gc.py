@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from hail.commands.gc import parse_days
-from hail.errors import UsageError
 from hail.store import fs
 from hail.store import gc as store_gc
 from hail.store.maildir import Mailbox
@@ -352,14 +350,3 @@ def test_gc_on_an_empty_state_does_nothing(store: Store) -> None:
 
 
 # --- --days --------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("text", ["90", "1", "365", " 7 "])
-def test_days_is_a_positive_whole_number(text: str) -> None:
-    assert parse_days(text) == int(text)
-
-
-@pytest.mark.parametrize("text", ["0x", "0", "-3", "1.5", "", "ten", "+5", "١٢"])
-def test_anything_else_is_refused_with_the_spec_text(text: str) -> None:
-    with pytest.raises(UsageError, match=r"^--days takes a whole number of days$"):
-        parse_days(text)

@@ -125,3 +125,31 @@ def test_the_nix_trust_hash_is_setups(
         expr, event=event, command=command, matcher=matcher or "", timeout=str(timeout)
     )
     assert from_nix == codex_trust_hash(event, command, matcher=matcher, timeout=timeout)
+
+
+@pytest.mark.parametrize(
+    ("program", "word"),
+    [
+        ("hail", "hail"),
+        ("/usr/local/bin/hail", "/usr/local/bin/hail"),
+        (PROGRAM, PROGRAM),
+        ("'/home/u/my tools/hail'", "/home/u/my tools/hail"),
+        ("'/home/u/a;b/hail'", "/home/u/a;b/hail"),
+        ("~/.local/bin/hail", "~/.local/bin/hail"),
+        ("true;/hail", None),
+        ("$(touch x)/hail", None),
+        ("`touch x`/hail", None),
+        ("/bin/hail&&touch x&&/hail", None),
+        ('"/home/u/my tools/hail"', None),  # not how setup quotes: a shell would expand `$` in it
+        ("'/home/u/a'b/hail", None),
+        ("/usr/bin/hail2", None),
+        ("/usr/bin/hail --version;", None),
+        ("~u/hail", None),
+        ("'unbalanced/hail", None),
+        ("", None),
+    ],
+)
+def test_only_hails_own_shape_is_a_hook_program(program: str, word: str | None) -> None:
+    from hail.hook_program import hook_word
+
+    assert hook_word(program) == word

@@ -201,6 +201,6 @@ def test_the_checks_see_what_they_look_for() -> None:
     """The parsing above finds real edges and real cycles, so an empty result means something."""
     edges = graph()
     assert "errors" in edges["argv"] and "transport/tmux" in edges["transport/wake"]
-    assert "commands/send" in edges["entry"]  # a lazy import inside a function
+    assert "commands/send" in edges["verbs"]  # a lazy import inside a function
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert len(design_layers()) >= 5

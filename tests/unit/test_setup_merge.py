@@ -10,8 +10,11 @@ import json
 import pytest
 import tomlkit
 
+from hail.hook_table import hook_groups
 from hail.setup_merge import (
+    HooksElsewhere,
     MergeError,
+    codex_json_holds_hail,
     codex_trust_hash,
     codex_trust_key,
     codex_untrusted,
@@ -19,6 +22,7 @@ from hail.setup_merge import (
     is_hail_command,
     merge_claude,
     merge_codex,
+    merge_codex_json,
     wanted_hooks,
 )
 
@@ -58,13 +62,42 @@ def test_wanted_hooks_are_the_four_of_the_table() -> None:
         ('[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format codex', True),
         ("hail brief", True),
         ("/usr/bin/tmux-bridge deliver", True),
+        ("/nix/store/0000-hail-0.7.0/bin/hail deliver --format codex --event Stop", True),
+        ("'/home/u/my checkout/.venv/bin/hail' brief --hook", True),
         ("other-tool --hail", False),
         ("hail inbox", False),
         ("", False),
+        ("echo hail deliver", False),
+        ("/opt/other/hailstorm deliver", False),
+        ("notify --about 'hail brief'", False),
+        ("tmux-bridge brief", False),
+        ("hail 'deliver", False),
     ],
 )
 def test_a_hail_command_is_recognised_in_every_older_form(cmd: str, ours: bool) -> None:
     assert is_hail_command(cmd) is ours
+
+
+def test_a_program_of_any_name_is_hails_where_it_runs_one_of_hails_hooks_exactly() -> None:
+    """`--program /opt/dev/hail-dev` wrote these: a later setup must recognise them as hail's."""
+    text = _claude(
+        {
+            "SessionStart": [
+                {"hooks": [{"type": "command", "command": "/opt/dev/h brief --hook"}]}
+            ],
+            "UserPromptSubmit": [
+                {"hooks": [{"type": "command", "command": "/opt/dev/h deliver"}]},
+                {"hooks": [{"type": "command", "command": "/opt/other/h2 deliver"}]},
+            ],
+        }
+    )
+    hooks = json.loads(merge_claude(text, program="/usr/bin/hail"))["hooks"]
+    assert _commands(hooks["SessionStart"]) == [["/usr/bin/hail brief --hook"]]
+    # /opt/dev/h ran hail's SessionStart hook, so its older deliver line is hail's too.
+    assert _commands(hooks["UserPromptSubmit"]) == [
+        ["/usr/bin/hail deliver --format claude"],
+        ["/opt/other/h2 deliver"],
+    ]
 
 
 # --- Claude Code ----------------------------------------------------------------------------------
@@ -462,3 +495,65 @@ def test_without_trust_nothing_is_trusted() -> None:
         "Stop",
     ]
     assert codex_untrusted("", CONFIG) == []
+
+
+# --- Codex: hail's hooks in hooks.json ------------------------------------------------------------
+
+HOOKS_JSON = "/home/u/.codex/hooks.json"
+
+
+def _hooks_json_text(program: str = "hail") -> str:
+    hooks = {e: [g] for e, [g] in hook_groups("codex", program).items()}
+    hooks["Stop"].insert(0, {"hooks": [{"type": "command", "command": "notify-me"}]})
+    return json.dumps({"hooks": hooks}, indent=2) + "\n"
+
+
+def test_codex_json_holds_hail_by_the_shape_of_its_hooks() -> None:
+    assert codex_json_holds_hail(_hooks_json_text())
+    assert codex_json_holds_hail(_hooks_json_text("/nix/store/0000-hail-0.7.0/bin/hail"))
+    assert not codex_json_holds_hail("")
+    assert not codex_json_holds_hail(
+        '{"hooks": {"Stop": [{"hooks": [{"command": "echo hail deliver"}]}]}}'
+    )
+    with pytest.raises(MergeError):
+        codex_json_holds_hail("{")
+
+
+def test_merge_codex_json_keeps_the_users_hooks_and_is_idempotent() -> None:
+    text = _hooks_json_text("/opt/old/hail")
+    once = merge_codex_json(text)
+    assert merge_codex_json(once) == once
+    hooks = json.loads(once)["hooks"]
+    assert _commands(hooks["Stop"]) == [["notify-me"], ["hail deliver --format codex --event Stop"]]
+    assert hooks["PostToolUse"][0]["matcher"] == ".*"
+    assert merge_codex_json(_hooks_json_text()) == _hooks_json_text()
+
+
+def test_with_hooks_elsewhere_config_toml_loses_hails_hooks_and_keeps_everything_else() -> None:
+    text = merge_codex(OLD_CODEX, CONFIG, trust=False)
+    elsewhere = HooksElsewhere(_hooks_json_text(), HOOKS_JSON)
+    out = merge_codex(text, CONFIG, trust=False, elsewhere=elsewhere)
+    assert merge_codex(out, CONFIG, trust=False, elsewhere=elsewhere) == out
+    assert "hail" not in out
+    assert "# my own comment" in out and "# formatter" in out and "# trailing comment" in out
+    doc = _toml(out)
+    assert doc["features"] == {"hooks": True}
+    hooks = doc["hooks"]
+    assert isinstance(hooks, dict)
+    assert sorted(hooks) == ["Notification", "PostToolUse"]
+    assert _commands(hooks["PostToolUse"]) == [["fmt"]]
+
+
+def test_with_hooks_elsewhere_trust_is_keyed_by_hooks_json() -> None:
+    elsewhere = HooksElsewhere(_hooks_json_text(), HOOKS_JSON)
+    out = merge_codex('model = "x"\n', CONFIG, trust=True, elsewhere=elsewhere)
+    hooks = _toml(out)["hooks"]
+    assert isinstance(hooks, dict)
+    assert hooks["state"][f"{HOOKS_JSON}:stop:1:0"] == {  # after the user's Stop group
+        "trusted_hash": codex_trust_hash("Stop", "hail deliver --format codex --event Stop")
+    }
+    assert len(hooks["state"]) == 4
+    assert codex_untrusted(out, CONFIG, elsewhere=elsewhere) == []
+    assert codex_untrusted('model = "x"\n', CONFIG, elsewhere=elsewhere) == [
+        "SessionStart", "UserPromptSubmit", "PostToolUse", "Stop",
+    ]  # fmt: skip

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hail import argv, entry
+from hail import argv, entry, verbs
 from hail import help as pages
 from hail.errors import HailError
 
@@ -59,7 +59,7 @@ def check_command_line(line: str) -> list[str]:
         return [err.message]
     verb, rest = argv.early(args)
     if verb == "send":
-        sent = entry.parse_send(rest)
+        sent = verbs.send_args(argv.parse(argv.VERB["send"], rest))
         if sent.headline is None and heredoc is None:
             return ["a send without a headline or a heredoc"]
         if heredoc is not None and sent.kind in CONTROL_KINDS:
@@ -177,7 +177,7 @@ def test_the_skill_has_the_front_matter_skills_load() -> None:
         "ask fyi announce hold release",
         "hail api-1b ask <<'EOF'",
         "hail api-1b fyi '",
-        "A reply is any message sent with `--re <id>`",
+        "A reply is a message sent with `--re <id>` by the seat asked",
         "A verdict leads the headline",
         "GO: land it",
         "**never resend**",

@@ -25,16 +25,9 @@ from hail.store.message import parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from types import FrameType
 
     from hail.store.message import Message
-    from hail.store.store import Store
-
-
-def default_timeout(ctx: Ctx) -> float:
-    """The longest wait that ends inside the caller's tool call (see policy)."""
-    return policy.AWAIT_DEFAULT_TIMEOUT_CODEX if ctx.run_by_codex else policy.AWAIT_DEFAULT_TIMEOUT
 
 
 # --- what is awaited -----------------------------------------------------------------------------
@@ -57,24 +50,6 @@ def own_ask(ctx: Ctx, seat: str, ask_id: str) -> tuple[Message, str]:
     return msg, receipt.mailbox
 
 
-def replies_here(store: Store, ask_id: str, seat: str) -> list[tuple[str, str]]:
-    """(reply id, mailbox) of the replies to `ask_id` that went to a mailbox of `seat`."""
-    return [
-        (reply_id, box)
-        for reply_id, box in conversation.replies_of(store, ask_id)
-        if conversation.seat_of_mailbox(box) == seat and store.lookup(reply_id) == box
-    ]
-
-
-def _answered(store: Store) -> Callable[[waits.Wait, str], bool]:
-    """Whether a wait's ask already has a reply in the waiter's seat: that wait is about to end."""
-
-    def answered(wait: waits.Wait, ask_id: str) -> bool:
-        return bool(replies_here(store, ask_id, conversation.seat_of_mailbox(wait.waiter)))
-
-    return answered
-
-
 # --- the wait ------------------------------------------------------------------------------------
 
 
@@ -84,9 +59,11 @@ def _stop_on_term(signum: int, frame: FrameType | None) -> None:
 
 def begin(ctx: Ctx, wait: waits.Wait) -> None:
     """Record the wait, or refuse it at once when it would close a cycle of waits."""
-    waits.start(ctx.store, wait)
-    path = waits.blocking_path(waits.live(ctx.store, ctx.now()), wait, _answered(ctx.store))
-    if path is None or not waits.refused(path, wait):
+    listed = waits.start(ctx.store, wait)
+    path = waits.blocking_path(
+        waits.live(ctx.store, ctx.now(), listed), wait, waits.settled(ctx.store)
+    )
+    if path is None:
         return
     waits.stop(wait)
     holder, ask_id = path[-1]
@@ -116,7 +93,7 @@ def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str,
     try:
         refreshed = time.monotonic()
         while True:
-            found = {a: replies_here(ctx.store, a, seat) for a in wait.asks}
+            found = {a: conversation.replies_in_seat(ctx.store, a, seat) for a in wait.asks}
             got = [bool(found[a]) for a in wait.asks]
             left = wait.deadline - ctx.now()
             if (any(got) if wait.any_ else all(got)) or left <= 0:
@@ -153,8 +130,15 @@ def show_replies(ctx: Ctx, replies: list[tuple[str, str]]) -> None:
         if text is not None:
             items.append(_Shown(parse(text), receipt))
     if items:
+        # Within the inbox's budget, every reply shown: one cut short is still claimed, since its
+        # start and the `hail show` that prints the rest reached the agent.
         write_claimed(
-            items, claims, "the replies", "they arrive with your next prompt or tool call"
+            items,
+            claims,
+            "the replies",
+            "they arrive with your next prompt or tool call",
+            budget=policy.INBOX_MAX_BYTES,
+            shared=True,
         )
 
 
@@ -188,7 +172,7 @@ def await_replies(ctx: Ctx, asks: list[str], timeout: float | None, *, any_: boo
         raise UsageError("await --reply needs the id of at least one ask you sent")
     seat = ctx.require_seat()
     awaited = [own_ask(ctx, seat.name, a) for a in asks]
-    limit = default_timeout(ctx) if timeout is None else timeout
+    limit = ctx.default_wait() if timeout is None else timeout
     wait = waits.Wait(
         awaited[0][0].get("reply"),
         list(asks),
@@ -203,7 +187,7 @@ def after_send(ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None
     """The wait of `ask --wait`, once the ask is filed; its exit code replaces the send's."""
     seat = conversation.seat_of_mailbox(asker)
     if timeout is None:  # the default holds the send and the wait, to fit one tool call
-        limit = default_timeout(ctx)
+        limit = ctx.default_wait()
         deadline = max(ctx.born + limit, ctx.now())
     else:
         limit = timeout
@@ -211,51 +195,3 @@ def after_send(ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None
     wait = waits.Wait(asker, [ask_id], [to], any_=False, deadline=deadline)
     flush()  # the id line is out before the wait starts
     return settle(ctx, wait, seat, limit)
-
-
-def take_wait_option(args: list[str]) -> tuple[list[str], bool, float | None]:
-    """`--wait`, `--wait S` or `--wait=S` out of a send's arguments: (the rest, given, seconds).
-
-    A number right after `--wait` is its timeout, so a headline that is only a number goes in
-    quotes after another word, or on stdin.
-    """
-    from hail import argv
-
-    rest: list[str] = []
-    wait, seconds = False, None
-    it = iter(args)
-    for arg in it:
-        if arg == "--":
-            rest.append(arg)
-            rest.extend(it)
-            break
-        name, eq, value = arg.partition("=")
-        if name != "--wait":
-            rest.append(arg)
-            continue
-        wait = True
-        if eq:
-            seconds = _seconds(value, argv.PARSER_TAIL)
-            continue
-        following = next(it, None)
-        if following is None:
-            break
-        if _is_seconds(following):
-            seconds = float(following)
-        else:
-            rest.append(following)
-    return rest, wait, seconds
-
-
-def _is_seconds(text: str) -> bool:
-    try:
-        value = float(text)
-    except ValueError:
-        return False
-    return text[:1].isdigit() and 0 <= value < float("inf")
-
-
-def _seconds(text: str, tail: str) -> float:
-    if not _is_seconds(text):
-        raise UsageError(f"--wait takes a number of seconds, not '{text}'{tail}")
-    return float(text)

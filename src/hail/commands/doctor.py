@@ -1,7 +1,7 @@
 """`hail doctor`: one line per check (`ok`, `FIX`, `note`) in the order of docs/commands.md
 "doctor"; writes nothing.
 
-Exit 1 when any line is a `FIX`. Notes (steps 9–12) never change the exit code. The seat is only
+Exit 1 when any line is a `FIX`. Notes (steps 9–13) never change the exit code. The seat is only
 compared with its binding, never bound. The mailbox checks share one scan with `hail gc`, so "gc is
 due" is exactly what gc would do with the default age; that scan is the only work that grows with
 history (one listing of each `new/` and `cur/`, one stat per read message).
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -75,8 +76,10 @@ def doctor(ctx: Ctx) -> int:
         _check_foreign_mail(ctx, plan, out)
         _note_unseen(ctx, plan, panes, out)
         _note_deleted(plan, out)
+        _note_dead_waits(plan, out)
         _note_gc_due(plan, out)
         _note_hook_errors(ctx, now, out)
+        _note_special_files(ctx, out)
     return 1 if out.failed else 0
 
 
@@ -326,12 +329,24 @@ def _note_deleted(plan: store_gc.Scan, out: _Lines) -> None:
         )
 
 
+def _note_dead_waits(plan: store_gc.Scan, out: _Lines) -> None:
+    shown = plan.dead_waits[: policy.DOCTOR_UNREAD_LINES]
+    for path, why in shown:
+        name = os.path.basename(path)
+        out.say("note", f"waits/{name} counts for nothing ({why}): run hail gc")
+    if len(plan.dead_waits) > len(shown):
+        out.say(
+            "note", f"… {len(plan.dead_waits) - len(shown)} more wait records that block nobody"
+        )
+
+
 def _note_gc_due(plan: store_gc.Scan, out: _Lines) -> None:
     counts = (
         (len(plan.stale), f"read messages older than {plan.days} days"),
         (len(plan.due_mailboxes), "mailboxes of deleted workspaces"),
         (len(plan.holds), "lapsed holds"),
         (len(plan.unfinished), "unfinished writes in tmp/"),
+        (len(plan.dead_waits), "wait records that block nobody"),
     )
     parts = [f"{n} {what}" for n, what in counts if n]
     if parts:
@@ -364,3 +379,44 @@ def _clip(line: str) -> str:
     if len(line) <= HOOK_LOG_LINE_MAX:
         return line
     return line[: HOOK_LOG_LINE_MAX - 1] + "…"
+
+
+# --- step 13: files that are not files ----------------------------------------------------------
+
+_SPECIAL = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+)
+
+
+def _note_special_files(ctx: Ctx, out: _Lines) -> None:
+    """A FIFO, socket or device where hail reads its files: every reader skips it (opening a FIFO
+    to read would wait for a writer forever), so nothing else says it is there."""
+    from hail.store.waits import waits_dir
+
+    store = ctx.store
+    dirs = [store.holds, store.lapsed, waits_dir(store)]
+    for name in store.mailbox_names():
+        box = store.mailbox(name)
+        dirs += [box.new, box.pending]
+    found: list[tuple[str, str]] = []
+    for d in dirs:
+        for name in sorted(fs.list_names(d)):
+            path = os.path.join(d, name)
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                continue
+            kind = next((what for test, what in _SPECIAL if test(mode)), None)
+            if kind is not None:
+                found.append((path, kind))
+    shown = found[: policy.DOCTOR_SPECIAL_LINES]
+    for path, kind in shown:
+        out.say("note", f"{path} is not a regular file ({kind}): hail ignores it; remove it")
+    if len(found) > len(shown):
+        out.say(
+            "note",
+            f"… {len(found) - len(shown)} more files in {store.root} that are not regular files",
+        )

@@ -2,9 +2,13 @@
 harness runs it, and agent panes whose seat has had no hook since the agent started.
 
 A hook that cannot start (`sh: hail: not found`) fails silently: the harness shows an error, the
-send still types its envelope, and mail piles up unread. So doctor runs the program each hook names
-with `sh -c`, in the environment of a running agent of that harness where it can be read (else a
-minimal login PATH), and asks it only for its version, so nothing is claimed or written.
+send still types its envelope, and mail piles up unread. So doctor runs the program each hook names,
+in the environment of a running agent of that harness where it can be read (else a minimal login
+PATH), and asks it only for its version, so nothing is claimed or written.
+
+A config's text is never handed to a shell: the program must be exactly hail's shape (`hail` or a
+path to it, as setup writes it), is looked up on that environment's PATH here, and is run with an
+argument list. A hook command of any other shape is reported, not run.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ import time
 from typing import TYPE_CHECKING
 
 from hail import policy
-from hail.hook_program import login_path
+from hail.hook_program import find_program, hook_word, login_path
+from hail.text import clip_value
 from hail.transport import agent_process
 
 if TYPE_CHECKING:
@@ -36,8 +41,19 @@ def hook_run_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
             continue
         checked.add((harness, program))
         name = cfg.name
+        word = hook_word(program)
+        if word is None:
+            lines.append(
+                (
+                    "FIX",
+                    f"{name}'s hooks run {clip_value(program, policy.FRAME_VALUE_MAX)}, which is not"
+                    " hail's shape (hail, or a path to it, then hail's arguments): doctor does not"
+                    " run it; run hail setup, which writes hail's own hook commands",
+                )
+            )
+            continue
         env, whose = harness_env(ctx.env, harness, panes)
-        failure = run_as_hook(program, env)
+        failure = run_as_hook(word, env)
         if failure is None:
             lines.append(("ok", f"{name} can start {program} as a hook ({whose})"))
         else:
@@ -45,7 +61,7 @@ def hook_run_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
                 (
                     "FIX",
                     f"{name} cannot run its hooks: {failure} (with {whose},"
-                    f" PATH={env.get('PATH', '')}); {_fix(program)}",
+                    f" PATH={env.get('PATH', '')}); {_fix(word)}",
                 )
             )
     return lines
@@ -67,13 +83,19 @@ def harness_env(
     return minimal, f"a login PATH, no {harness} running"
 
 
-def run_as_hook(program: str, env: Mapping[str, str]) -> str | None:
-    """Run `<program> --version` with `sh -c`, as a harness runs a hook; what failed, or None."""
+def run_as_hook(word: str, env: Mapping[str, str]) -> str | None:
+    """Run `<word> --version` where a harness would start the hook's program: found on env's
+    PATH (or at its path) from HOME, with env, as an argument list, never by a shell. What failed,
+    or None. `word` is a program name already checked to be hail's shape (`hook_word`)."""
+    cwd = env.get("HOME") or "/"
+    found = find_program(word, env, cwd)
+    if found is None:
+        return f"{word}: not found"  # the words a shell would say
     try:
         proc = subprocess.run(
-            ["/bin/sh", "-c", f"{program} --version"],  # what both harnesses run hooks with
+            [found, "--version"],
             env=dict(env),
-            cwd=env.get("HOME") or "/",
+            cwd=cwd,
             stdin=subprocess.DEVNULL,
             capture_output=True,
             text=True,
@@ -81,11 +103,11 @@ def run_as_hook(program: str, env: Mapping[str, str]) -> str | None:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as e:
-        return f"sh -c '{program} --version': {e}"
+        return f"{word} --version: {e}"
     if proc.returncode == 0:
         return None
     said = " ".join(proc.stderr.split()) or f"exit status {proc.returncode}"
-    return f"sh -c '{program} --version' said: {said}"
+    return f"{word} --version said: {said}"
 
 
 def _fix(program: str) -> str:

@@ -6,20 +6,28 @@ hooks.json and rule files as links into the Nix store, which only a new Home Man
 changes; hail's hooks reach them through hail's module (`programs.hail`). `hail setup` leaves such a
 file alone and says so; `hail doctor` checks the hooks in it and points at the module, never at
 `hail setup`. The hooks there name hail by its store path, so a handler counts as hail's when it
-runs any executable named `hail` with the arguments of `data/harness_hooks.json`.
+is a program's path followed by the arguments of one of hail's hooks in `data/harness_hooks.json`,
+as the module and `hail setup --program` write it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from hail.hook_table import Harness, HookSpec, hook_specs
-from hail.setup_merge import CODEX_DEFAULT_TIMEOUT, EVENTS, codex_trust_hash, codex_trust_key
+from hail.setup_merge import (
+    CODEX_DEFAULT_TIMEOUT,
+    EVENTS,
+    codex_trust_hash,
+    codex_trust_key,
+    hook_argv,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,12 +83,9 @@ class _Found:
 
 
 def _runs_hail(command: str, spec: HookSpec) -> bool:
-    """`<any path to an executable named hail> <spec's arguments>`."""
-    tail = " " + " ".join(spec.args)
-    if not command.endswith(tail):
-        return False
-    program = command[: -len(tail)]
-    return bool(program) and " " not in program and os.path.basename(program) == "hail"
+    """`<one shell word naming a program> <spec's arguments>`, exactly as hail writes it."""
+    argv = hook_argv(command)
+    return argv is not None and tuple(argv[1:]) == spec.args and shlex.join(argv) == command
 
 
 def _find(harness: Harness, hooks: object, source: Path) -> list[_Found]:

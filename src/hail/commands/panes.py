@@ -1,5 +1,5 @@
-"""`whoami`, `seats`, and the pane verbs `read`, `type`, `keys` [docs/commands.md "whoami",
-docs/commands.md "seats", docs/commands.md "read, type, keys"].
+"""`seats`, and the pane verbs `read`, `type`, `keys` [docs/commands.md "seats",
+docs/commands.md "read, type, keys"].
 
 `read`/`type`/`keys` are for panes that are not agents (a shell, a gate run, a prompt waiting for
 `y`): typing blind into a pane is how text lands in the wrong place, so `type` and `keys` need a
@@ -26,21 +26,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.transport.panes import Pane, Panes
     from hail.transport.tmux import Tmux
-
-# --- whoami ---------------------------------------------------------------------------------------
-
-
-def whoami(ctx: Ctx) -> int:
-    """The seat of this directory, where it comes from, and the state root. Filesystem only."""
-    seat = ctx.require_seat()  # binds a directory seat; a HAIL_SEAT seat creates nothing
-    emit(f"seat: {seat.name}")
-    mailboxes = ctx.reading_mailboxes(seat)
-    if len(mailboxes) > 1:
-        emit(f"mailbox: {mailboxes[0]} (shared directory; this pane's sub-seat)")
-    emit(f"from: {seat.root} ({seat.source})")
-    emit(f"state: {ctx.store.root}")
-    return 0
-
 
 # --- seats ----------------------------------------------------------------------------------------
 

@@ -113,11 +113,16 @@ class _Shown:
         self.receipt = receipt
 
 
-def _framed(items: list[_Shown], budget: int | None = None) -> list[str]:
+def _framed(
+    items: list[_Shown], budget: int | None = None, *, shared: bool = False, body_from: int = 0
+) -> list[str]:
     """Preamble, then per message its `receipt:` line (when it had one) and its frame
     [docs/envelope-and-frames.md "Frames"].
 
-    With `budget` (bytes), the first message's body is cut to fit it, as the hook does.
+    With `budget` (bytes), the first message's body is cut to fit it, as the hook does; with
+    `shared`, each later one is cut to what is left of it (at worst to its start line and the cut
+    note: every message shown), for lists nobody chose to fit. `body_from` starts the first
+    message's body at that byte (`hail show <id> --from`).
     """
     from hail import frame
 
@@ -126,8 +131,10 @@ def _framed(items: list[_Shown], budget: int | None = None) -> list[str]:
     for i, item in enumerate(items):
         if item.receipt is not None:
             lines.append(f"receipt: {item.receipt}")
-        if i == 0 and budget is not None:
-            lines += frame.cut_to_fit(token, item.msg, budget)
+        if budget is not None and i == 0:
+            lines += frame.cut_to_fit(token, item.msg, budget, body_from=body_from)
+        elif budget is not None and shared:
+            lines += frame.cut_to_fit(token, item.msg, max(0, budget - frame.frame_bytes(lines)))
         else:
             lines += frame.frame(token, item.msg)
     return lines
@@ -265,11 +272,12 @@ def write_claimed(
     then: str,
     *,
     budget: int | None = None,
+    shared: bool = False,
     tail: list[str] | None = None,
 ) -> None:
     """Print the messages framed (then `tail`); on any failure, give every claim back and say so."""
     try:
-        _write(_framed(items, budget) + (tail or []))
+        _write(_framed(items, budget, shared=shared) + (tail or []))
     except OSError as exc:
         for box, path in claims:
             box.give_back(path)
@@ -284,8 +292,12 @@ def write_claimed(
         raise
 
 
-def show(ctx: Ctx, msg_id: str) -> int:
-    """Print one message of any seat, framed; claims nothing."""
+def show(ctx: Ctx, msg_id: str, body_from: int = 0) -> int:
+    """Print one message of any seat, framed, its body from byte `body_from`; claims nothing.
+
+    Within the inbox's output budget: a longer body is cut, and the cut note names the
+    `hail show <id> --from <byte>` that prints what follows.
+    """
     if not ids.is_valid_user_id(msg_id):
         raise UsageError(f"'{msg_id}' is not a message id")
     found = ctx.store.find(msg_id)
@@ -294,5 +306,6 @@ def show(ctx: Ctx, msg_id: str) -> int:
             f"no message with id {msg_id}; check the id (hail brief lists recent ones)"
         )
     msg, receipt = found
-    _write(_framed([_Shown(msg, receipt.line() if receipt.received else None)]))
+    shown = _Shown(msg, receipt.line() if receipt.received else None)
+    _write(_framed([shown], policy.INBOX_MAX_BYTES, body_from=body_from))
     return 0

@@ -7,7 +7,6 @@ still delivers, exits 5 and says not to resend.
 
 from __future__ import annotations
 
-import contextlib
 import os
 
 from hail import envelope, ids, policy
@@ -42,7 +41,6 @@ class SendArgs:
 
     __slots__ = (
         "body",
-        "force",
         "headline",
         "kind",
         "no_submit",
@@ -64,7 +62,6 @@ class SendArgs:
         scope: str | None = None,
         span: str | None = None,
         no_submit: bool = False,
-        force: bool = False,
         no_wake: bool = False,
         body: str | None = None,
         wait: bool = False,
@@ -78,7 +75,6 @@ class SendArgs:
         self.scope = scope
         self.span = span
         self.no_submit = no_submit
-        self.force = force
         self.no_wake = no_wake
         self.wait = wait
         self.wait_timeout = wait_timeout
@@ -286,8 +282,10 @@ def write_message(ctx: Ctx, mailbox: str, msg_id: str, text: str) -> None:
     try:
         box.post(msg_id, text, inline=False)
     except OSError as e:
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 (contextlib would cost every send an import)
             os.unlink(ctx.store.id_path(msg_id))  # the id was never used
+        except OSError:
+            pass
         raise StateError(
             f"could not write the message into {box.path} ({e.strerror or e}); nothing was sent: "
             "free some disk space (or fix that directory's permissions), then send again"
@@ -427,10 +425,10 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     if wake_pane is not None and tmux is not None:
         from hail.transport.wake import look
 
-        verdict = look(tmux, wake_pane.id, force=args.force)  # a dialog: exit 4, nothing written
+        verdict = look(tmux, wake_pane.id)  # a dialog: exit 4, nothing written
     letter = Letter(kind, draft, args.re or "", scope, span)
     msg_id, until = post(ctx, who, to, letter, thread.headers())
-    if thread.parent is not None and args.re:
+    if thread.is_reply and args.re:
         conversation.record_reply(ctx.store, args.re, msg_id, to.mailbox)
     filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
     if kind not in policy.CONTROL_KINDS and not quiet:
@@ -478,7 +476,6 @@ def wake_and_report(
             line,
             verdict,
             submit=not args.no_submit,
-            force=args.force,
             before_enter=inline.file if inline else None,
         )
         if inline is not None and not result.submitted:

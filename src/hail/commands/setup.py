@@ -1,9 +1,11 @@
 """`hail setup`: install hail's hooks into Claude Code's and Codex's configs [docs/hooks.md
 "Merge rule"], and hail's rule into Codex's rules directory, which lets `hail` run outside Codex's
-sandbox.
+sandbox [docs/hooks.md "Codex rule"].
 
-The merges are pure (`setup_merge.py`); the rule is a file of hail's own (`data/hail.rules`), written
-whole. This module finds the files, shows the diff, asks, backs up and writes. Every config is read
+The merges are pure (`setup_merge.py`); the rule is a file of hail's own, written whole: the template
+`data/hail.rules` filled with the paths of the hail the hooks run. This module finds the files
+(Codex's hooks.json too, where hail's Codex hooks stay when it already holds them), shows the diff,
+asks, backs up and writes. Every config is read
 and merged before anything is printed or written, so a file setup cannot parse stops the run with
 nothing changed. `doctor_hook_lines` gives `hail doctor` its hook
 lines [docs/commands.md "doctor"] from the same merges, so the two verbs never disagree.
@@ -16,22 +18,26 @@ import difflib
 import os
 import stat
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from hail.commands import managed
 from hail.errors import StateError, UsageError
-from hail.hook_program import hook_program
+from hail.hook_program import hook_program, rule_paths
 from hail.hook_table import DEFAULT_PROGRAM, Harness, hook_specs
 from hail.setup_merge import (
     EVENTS,
+    HooksElsewhere,
     MergeError,
+    codex_json_holds_hail,
+    codex_toml_holds_hail,
     codex_untrusted,
     error_text,
     merge_claude,
     merge_codex,
+    merge_codex_json,
 )
 
 if TYPE_CHECKING:
@@ -56,8 +62,12 @@ CODEX_TRUST_HINT = (
     " hail's own (or review them with /hooks in Codex)"
 )
 
-#: hail's Codex rule, shipped as a file of its own so the Nix module installs the same bytes.
+#: hail's Codex rule, shipped as a file of its own so the Nix module installs the same text.
 RULES_SOURCE = Path(__file__).resolve().parent.parent / "data" / "hail.rules"
+#: Where the rule lists the paths of the hail it lets out; the Nix module fills it the same way.
+RULES_PATHS = "@HAIL_PATHS@"
+#: What a path in the rule may not hold: it is written as a Starlark string, verbatim.
+RULES_PATH_UNSAFE = frozenset('"\\') | frozenset(map(chr, range(32))) | {chr(127)}
 #: Where Codex finds it: every `*.rules` file in `rules/` beside its config is read at startup.
 RULES_NAME = "hail.rules"
 
@@ -134,8 +144,7 @@ def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
     return files
 
 
-def codex_rules() -> str:
-    """The text of hail's Codex rule file."""
+def _rules_template() -> str:
     try:
         return RULES_SOURCE.read_text(encoding="utf-8")
     except OSError as e:
@@ -144,18 +153,71 @@ def codex_rules() -> str:
         ) from None
 
 
+def codex_rules(paths: Sequence[str]) -> str:
+    """hail's Codex rule file, letting out the hail at `paths` (and a bare `hail`).
+
+    Codex refuses a relative path, and a path that cannot be written verbatim as a string is left
+    out: that hail then leaves the sandbox only by its bare name, never under another path.
+    """
+    listed = ", ".join(f'"{p}"' for p in paths if _rule_path_ok(p))
+    return _rules_template().replace(RULES_PATHS, listed)
+
+
+def _rule_path_ok(path: str) -> bool:
+    return os.path.isabs(path) and not RULES_PATH_UNSAFE.intersection(path)
+
+
+def rule_paths_in(text: str) -> list[str] | None:
+    """The paths a rules file lets out when it is hail's current rule for them, else None."""
+    head, _, tail = _rules_template().partition(RULES_PATHS)
+    if len(text) < len(head) + len(tail) or not (text.startswith(head) and text.endswith(tail)):
+        return None
+    listed = text[len(head) : len(text) - len(tail)]
+    paths = listed[1:-1].split('", "') if listed else []
+    return paths if codex_rules(paths) == text else None
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """A config as setup read it: its bytes, and which file it was when (None: there was none)."""
+
+    data: bytes
+    identity: tuple[int, int, int, int] | None
+
+
+def _identity(st: os.stat_result) -> tuple[int, int, int, int]:
+    # Another program's save either renames a new file in (a new inode) or rewrites this one (a
+    # new mtime, and mostly a new size).
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _look(path: Path) -> _Seen:
+    """The file's bytes and identity, both from one open file."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return _Seen(b"", None)
+    with os.fdopen(fd, "rb") as f:
+        identity = _identity(os.fstat(f.fileno()))
+        return _Seen(f.read(), identity)
+
+
 def _read(path: Path) -> str:
     """The config's text; a missing file counts as empty."""
+    return _read_seen(path)[0]
+
+
+def _read_seen(path: Path) -> tuple[str, _Seen]:
+    """The config's text, and the file as it was read (for the compare before a write)."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return ""
+        seen = _look(path)
     except OSError as e:
         raise StateError(
             f"cannot read {path}: {e.strerror or e}; fix it, then rerun hail setup"
         ) from None
+    data = seen.data
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), seen
     except UnicodeDecodeError as e:
         raise StateError(
             f"{path} is not UTF-8 text ({e.reason} at byte {e.start}); "
@@ -163,15 +225,56 @@ def _read(path: Path) -> str:
         ) from None
 
 
-def _merge(cfg: ConfigFile, text: str, trust_codex: bool, program: str = DEFAULT_PROGRAM) -> str:
+def _merge(
+    cfg: ConfigFile,
+    text: str,
+    trust_codex: bool,
+    program: str,
+    env: Mapping[str, str],
+    elsewhere: HooksElsewhere | None = None,
+) -> str:
     if cfg.holds == "rule":
-        return codex_rules()  # hail's own file: its whole text is hail's
+        # hail's own file: its whole text is hail's, letting out the hail the hooks run.
+        return codex_rules(rule_paths(program, env))
     try:
         if cfg.harness == "claude":
             return merge_claude(text, program=program)
-        return merge_codex(text, cfg.trust_path, trust_codex, program)
+        if cfg.path.name == managed.CODEX_HOOKS_JSON:
+            return merge_codex_json(text, program)
+        return merge_codex(text, cfg.trust_path, trust_codex, program, elsewhere)
     except MergeError as e:
         raise StateError(error_text(cfg.harness, str(cfg.path), e)) from None
+
+
+def _hooks_json(cfg: ConfigFile) -> ConfigFile:
+    """Codex's hooks.json beside its config.toml, where Codex reads hooks too."""
+    return ConfigFile(
+        cfg.name,
+        cfg.harness,
+        cfg.directory,
+        cfg.path.with_name(managed.CODEX_HOOKS_JSON),
+        str(Path(cfg.trust_path).with_name(managed.CODEX_HOOKS_JSON)),
+    )
+
+
+def _hail_hooks_json(
+    cfg: ConfigFile, program: str | None, env: Mapping[str, str]
+) -> tuple[ConfigFile, str] | None:
+    """Codex's hooks.json and its text when it holds any of hail's hooks: they belong there then,
+    not in config.toml, where Codex would run each a second time [docs/hooks.md "Codex"].
+
+    `program` is the one setup writes; None (doctor) takes the one the file's hooks name."""
+    if cfg.harness != "codex" or cfg.holds != "hooks":
+        return None
+    beside = _hooks_json(cfg)
+    if program is None:
+        program = _program_in(beside, env)
+    text = _read(beside.path)
+    try:
+        holds = codex_json_holds_hail(text, program)
+    except MergeError as e:
+        raise StateError(error_text(beside.harness, str(beside.path), e)) from None
+    return (beside, text) if holds else None
 
 
 @dataclass(frozen=True)
@@ -179,6 +282,8 @@ class _Plan:
     cfg: ConfigFile
     old: str
     new: str
+    #: For config.toml when hail's hooks are in hooks.json: that file, as the merge saw it.
+    elsewhere: HooksElsewhere | None = None
 
 
 def unified_diff(old: str, new: str, path: str) -> str:
@@ -218,38 +323,63 @@ def run_setup(
         if owned is not None:
             _say(out, managed.skip_line(cfg.name, owned))
             continue
+        elsewhere = None
+        found = _hail_hooks_json(cfg, program, env)
+        if found is not None:
+            beside, text = found
+            json_plan = _Plan(beside, text, _merge(beside, text, trust_codex, program, env))
+            plans.append(json_plan)
+            elsewhere = HooksElsewhere(json_plan.new, beside.trust_path)
         old = _read(cfg.path)
-        plans.append(_Plan(cfg, old, _merge(cfg, old, trust_codex, program)))
+        plans.append(
+            _Plan(cfg, old, _merge(cfg, old, trust_codex, program, env, elsewhere), elsewhere)
+        )
 
     drift = False
     untrusted: list[str] = []  # hail's Codex hooks still untrusted once this run is done
+    hooks_json: str | None = None  # hooks.json as this run leaves it, when hail's hooks are there
     for plan in plans:
         if isinstance(plan, ConfigFile):
             if plan.holds == "hooks":  # one line per missing harness, not per file
                 _say(out, f"skip  {plan.name}: {plan.directory} not installed")
             continue
+        if plan.elsewhere is not None and hooks_json != plan.elsewhere.text:
+            # hooks.json was left as it was (or changed meanwhile): trust what it holds now.
+            elsewhere = HooksElsewhere(hooks_json or "", plan.elsewhere.trust_path)
+            plan = _Plan(
+                plan.cfg,
+                plan.old,
+                _merge(plan.cfg, plan.old, trust_codex, program, env, elsewhere),
+                elsewhere,
+            )
         cfg, path = plan.cfg, str(plan.cfg.path)
-        if cfg.harness == "codex" and cfg.holds == "hooks":
-            untrusted = codex_untrusted(plan.new, cfg.trust_path, program)
+        is_json = cfg.path.name == managed.CODEX_HOOKS_JSON
+        codex_config = cfg.harness == "codex" and cfg.holds == "hooks" and not is_json
+        if codex_config:
+            untrusted = codex_untrusted(plan.new, cfg.trust_path, program, plan.elsewhere)
+        if is_json:
+            hooks_json = plan.new if plan.old == plan.new or check else plan.old
         if plan.old == plan.new:
-            _say(out, f"ok    {cfg.name}: {cfg.what} current in {path}")
+            _say(out, _current_line(plan))
             continue
         drift = True
         out.write(unified_diff(plan.old, plan.new, path))
         if check:
             _say(out, f"drift {cfg.name}: run hail setup")
             continue
-        settled = _settle(plan, yes, out, stdin, trust_codex, program)
+        settled = _settle(plan, yes, out, stdin, trust_codex, program, env)  # written unless None
         if settled is None:
             _say(out, f"left {cfg.name}: unchanged")
-            if cfg.harness == "codex" and cfg.holds == "hooks":
-                untrusted = codex_untrusted(plan.old, cfg.trust_path, program)
+            if codex_config:
+                untrusted = codex_untrusted(plan.old, cfg.trust_path, program, plan.elsewhere)
             continue
+        if is_json:
+            hooks_json = settled.new
         if settled.old == settled.new:  # someone else made it current meanwhile
-            _say(out, f"ok    {cfg.name}: {cfg.what} current in {path}")
+            _say(out, _current_line(settled))
             continue
-        _install(settled)
-        _say(out, f"done  {cfg.name}: updated {path}; {_next_step(cfg, trust_codex)}")
+        where = "" if plan.elsewhere is None else f" (hail's hooks are in {_hooks_json(cfg).path})"
+        _say(out, f"done  {cfg.name}: updated {path}{where}; {_next_step(cfg, trust_codex)}")
     if not check:
         harnesses = sorted({c.harness for c in files if c.installed}) or ["claude", "codex"]
         for line in summary(harnesses, program):
@@ -259,27 +389,49 @@ def run_setup(
     return 1 if check and drift else 0
 
 
-def _settle(
-    plan: _Plan, yes: bool, out: TextIO, stdin: TextIO, trust_codex: bool, program: str
-) -> _Plan | None:
-    """The plan to write once the person said yes to the file as it is now; None for a no.
+def _current_line(plan: _Plan) -> str:
+    cfg = plan.cfg
+    if plan.elsewhere is not None:
+        return (
+            f"ok    {cfg.name}: hail's hooks are in {_hooks_json(cfg).path}, so none go in"
+            f" {cfg.path}"
+        )
+    return f"ok    {cfg.name}: {cfg.what} current in {cfg.path}"
 
-    The file is read again after the answer: an edit saved while setup waited at its prompt is
+
+def _settle(
+    plan: _Plan,
+    yes: bool,
+    out: TextIO,
+    stdin: TextIO,
+    trust_codex: bool,
+    program: str,
+    env: Mapping[str, str],
+) -> _Plan | None:
+    """Write the plan once the person said yes to the file as it is now, and return what was
+    written (nothing when it became current meanwhile); None for a no.
+
+    The file is read again after the answer, and compared with that read once more just before
+    the new text replaces it: an edit saved while setup waited at its prompt or while it wrote is
     merged and shown as a new diff, and asked about again, never overwritten. With --yes nobody
-    saw the new text, so setup refuses instead.
+    saw the new text, so setup refuses instead. Only an edit saved in the moment between that last
+    compare and the rename can still be replaced: the other program holds no lock.
     """
     cfg, path = plan.cfg, str(plan.cfg.path)
     while True:
         if not yes and not _confirm(f"update {path}?", out, stdin):
             return None
-        now = _read(cfg.path)
-        if now == plan.old:
+        now, seen = _read_seen(cfg.path)
+        if now == plan.old and _install(plan, seen):
             return plan
         if yes:
             raise StateError(
                 f"{path} changed while hail setup ran; nothing was written to it: rerun hail setup"
             )
-        plan = _Plan(cfg, now, _merge(cfg, now, trust_codex, program))
+        now = _read(cfg.path)
+        plan = _Plan(
+            cfg, now, _merge(cfg, now, trust_codex, program, env, plan.elsewhere), plan.elsewhere
+        )
         if plan.old == plan.new:
             return plan
         _say(out, f"{path} changed since the diff above; the diff against it now:")
@@ -334,14 +486,15 @@ def _confirm(question: str, out: TextIO, stdin: TextIO) -> bool:
     return stdin.readline().strip() in ACCEPT
 
 
-def _install(plan: _Plan) -> None:
-    """Back up a non-empty old file beside it, then write the new text atomically."""
+def _install(plan: _Plan, seen: _Seen) -> bool:
+    """Back up a non-empty old file beside it, then write the new text atomically, unless the
+    file is no longer the one `seen` (then nothing is written but the backup: False)."""
     path = plan.cfg.path
     try:
         if plan.old:
             _write_backup(path.with_name(path.name + BACKUP_SUFFIX), plan.old)
         path.parent.mkdir(parents=True, exist_ok=True)  # Codex's rules/ may not exist yet
-        write_config(path, plan.new)
+        return write_config(path, plan.new, seen)
     except OSError as e:
         raise StateError(
             f"cannot write {path}: {e.strerror or e}; fix its permissions, then rerun hail setup"
@@ -354,8 +507,9 @@ def _write_backup(backup: Path, text: str) -> None:
     _replace(backup, text, NEW_FILE_MODE)
 
 
-def write_config(path: Path, text: str) -> None:
-    """Write `.<name>.<pid>.tmp` beside the file, then rename it over the file.
+def write_config(path: Path, text: str, seen: _Seen) -> bool:
+    """Write `.<name>.<pid>.tmp` beside the file, then rename it over the file, unless the file is
+    no longer the one `seen` (False, nothing written).
 
     A new file is 0600; an existing one keeps its mode. A symlinked config (a dotfiles checkout) is
     written through to its target, so the link survives.
@@ -365,11 +519,17 @@ def write_config(path: Path, text: str) -> None:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = NEW_FILE_MODE
-    _replace(target, text, mode)
+    return _replace(target, text, mode, seen)
 
 
-def _replace(target: Path, text: str, mode: int) -> None:
-    """A new file of `mode` beside `target`, renamed over it (a link at `target` included)."""
+def _replace(target: Path, text: str, mode: int, seen: _Seen | None = None) -> bool:
+    """A new file of `mode` beside `target`, renamed over it (a link at `target` included).
+
+    With `seen` (a config, not a backup), the new file is synced to disk, and the target is
+    compared with `seen` after that and once more just before the rename, so that another
+    program's save is replaced only if it lands between that last stat and the rename; when it
+    differs the new file is removed (False). The directory is synced after the rename.
+    """
     tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
     tmp.unlink(missing_ok=True)
     try:
@@ -378,11 +538,40 @@ def _replace(target: Path, text: str, mode: int) -> None:
             # The umask must not narrow an existing file's mode.
             os.fchmod(f.fileno(), mode)
             f.write(text)
+            if seen is not None:
+                f.flush()
+                os.fsync(f.fileno())
+        if seen is not None and (_look(target) != seen or _identity_now(target) != seen.identity):
+            tmp.unlink()
+            return False
         tmp.replace(target)
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+    if seen is not None:
+        _sync_directory(target.parent)
+    return True
+
+
+def _identity_now(path: Path) -> tuple[int, int, int, int] | None:
+    try:
+        return _identity(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename durable; a filesystem that cannot sync a directory is left as it is."""
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
@@ -404,9 +593,13 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
             lines += _managed_lines(cfg, owned)
             continue
         try:
+            found = _hail_hooks_json(cfg, None, env)
+            if found is not None:
+                lines += _hooks_json_lines(cfg, *found, env)
+                continue
             text = _read(cfg.path)
-            program = _program_in(cfg)
-            current = _merge(cfg, text, False, program) == text
+            program = _program_in(cfg, env)
+            current = _merge(cfg, text, False, program, env) == text
         except StateError as e:
             lines.append(("FIX", e.message))
             continue
@@ -424,22 +617,65 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
     return lines
 
 
+def _hooks_json_lines(
+    cfg: ConfigFile, beside: ConfigFile, json_text: str, env: Mapping[str, str]
+) -> list[CheckLine]:
+    """Doctor's lines for Codex when hail's hooks are in its hooks.json: current there, none left
+    in config.toml (Codex would run each twice), and their trust, which config.toml records."""
+    program = _program_in(beside, env)
+    elsewhere = HooksElsewhere(json_text, beside.trust_path)
+    text = _read(cfg.path)
+    lines: list[CheckLine] = []
+    if _merge(beside, json_text, False, program, env) == json_text:
+        lines.append(("ok", f"{cfg.name} hooks current ({beside.path})"))
+    else:
+        lines.append(("FIX", _outdated(beside)))
+    if _merge(cfg, text, False, program, env, elsewhere) != text:
+        twice = codex_toml_holds_hail(text, program)
+        lines.append(
+            (
+                "FIX",
+                f"hail's hooks are in both {beside.path} and {cfg.path}, so Codex runs each twice:"
+                f" run hail setup (it removes them from {cfg.path})"
+                if twice
+                else f"{cfg.name} hooks are in {beside.path}, but {cfg.path} is not current for"
+                " them ([features] hooks = true): run hail setup",
+            )
+        )
+    untrusted = codex_untrusted(text, cfg.trust_path, program, elsewhere)
+    if untrusted:
+        lines.append(("note", _untrusted_note(untrusted, beside.path)))
+    return lines
+
+
 def installed_hook_programs(env: Mapping[str, str]) -> list[tuple[ConfigFile, str]]:
-    """Each hook config holding hail's hooks, with the program they run (doctor runs it)."""
+    """Each hook config holding hail's hooks, with the program they run (doctor runs it); for
+    Codex, its hooks.json first (where hail's hooks go when that file has them)."""
     found: list[tuple[ConfigFile, str]] = []
     for cfg in config_files(env):
         if cfg.installed and cfg.holds == "hooks":
-            program = managed.hail_program(cfg.harness, cfg.path)
+            places = [cfg.path]
+            if cfg.harness == "codex":
+                places.insert(0, _hooks_json(cfg).path)
+            program = next(
+                (p for p in (managed.hail_program(cfg.harness, at) for at in places) if p), None
+            )
             if program is not None:
                 found.append((cfg, program))
     return found
 
 
-def _program_in(cfg: ConfigFile) -> str:
-    """The hail the file's hooks run: Home Manager's activation step names its store path."""
-    if cfg.holds != "hooks":
-        return DEFAULT_PROGRAM
-    return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
+def _program_in(cfg: ConfigFile, env: Mapping[str, str]) -> str:
+    """The hail the file's hooks run (Home Manager's activation step names its store path); for
+    Codex's rule, the hail Codex's hooks run, else the one setup would name now."""
+    if cfg.holds == "hooks":
+        return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
+    config = cfg.directory / "config.toml"
+    for path in (config, config.with_name(managed.CODEX_HOOKS_JSON)):
+        program = managed.hail_program("codex", path)
+        if program is not None:
+            return program
+    return hook_program(env, sys.argv[0])
 
 
 def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
@@ -447,7 +683,7 @@ def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
     if cfg.holds == "hooks":
         return managed.doctor_lines(cfg.name, cfg.harness, cfg.path, cfg.trust_path, owned)
     try:
-        current = _read(owned) == codex_rules()
+        current = rule_paths_in(_read(owned)) is not None  # the store path is the module's
     except StateError as e:
         return [("FIX", e.message)]
     if current:

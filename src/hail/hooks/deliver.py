@@ -123,26 +123,30 @@ def deliver(fmt: str | None, event: str) -> int:
         if fmt is not None:
             for name in mailboxes:
                 ctx.store.mailbox(name).touch_hooked()
-        if person:
-            ctx.store.mailbox(mailboxes[0]).mark_prompted()  # reply chains start again
+        if person and not ctx.in_tool_call:
+            # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
+            # it could write any prompt, and only the harness's hook reports what a person typed.
+            ctx.store.mailbox(mailboxes[0]).mark_prompted()
         if event == "Stop":
-            from hail.hooks.stop import StopGuard
+            from hail.hooks.stop import StopGuard, started
 
-            guard = StopGuard(ctx.store.mailbox(mailboxes[0]).path, protocol.payload_bytes())
+            guard = StopGuard(
+                ctx.store.mailbox(mailboxes[0]).path,
+                protocol.payload_bytes(),
+                started=started(),
+                by_hand=ctx.in_tool_call,
+            )
             if fmt is not None:
                 # Before looking for mail: a send that files after this look sees the mark and
                 # waits for the turn to end rather than leave its message for the next prompt.
                 for name in mailboxes:
                     ctx.store.mailbox(name).touch_stopping()
             if not guard.may_block():
-                guard.ended()  # the turn ends; the mail waits for the next prompt or tool call
-                return 0
+                return 0  # the turn ends; the mail waits for the next prompt or tool call
         claims = claim_within_budget(ctx, mailboxes)
         for path in claims.refused:
             protocol.log_error(ctx.store, "deliver", not_yours(path))
         if not claims.taken:
-            if guard is not None:
-                guard.ended()
             return 0
         text = render(claims, protocol.prompt_of(payload) or "")
     except Exception as exc:

@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import time
 
-from hail import policy
+from hail import errors, policy
 from hail.store import fs
 from hail.store.store import Store, state_root
-
-FORMATS = ("claude", "codex")
-EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
 
 
 def stdout_reaches_nobody() -> bool:
@@ -38,8 +36,8 @@ def payload_bytes() -> bytes:
     A harness starts the hook, then writes the payload and closes stdin: on a loaded machine the
     hook can get here first, and a payload read only if already there would be missed now and
     then (a sub-agent's tool call taken for the agent's own, a person's prompt for none). So a
-    pipe gets up to HOOK_PAYLOAD_WAIT to bring it, up to its end or its closing `}`; a file or
-    /dev/null is read as it is, a terminal never.
+    pipe gets up to HOOK_PAYLOAD_WAIT to bring it, up to its end or the `}` that closes the
+    outermost object (`closes_an_object`); a file or /dev/null is read as it is, a terminal never.
     """
     try:
         if os.isatty(0):
@@ -56,8 +54,7 @@ def payload_bytes() -> bytes:
             if chunk is None:  # nothing there yet
                 # Once a whole object may be here, take only what follows at once: a harness that
                 # keeps stdin open costs no wait.
-                whole = data.rstrip().endswith(b"}")
-                wait = 0.0 if whole else deadline - time.monotonic()
+                wait = 0.0 if closes_an_object(data) else deadline - time.monotonic()
                 if wait <= 0 or not _readable_within(wait):
                     break
                 continue
@@ -67,6 +64,51 @@ def payload_bytes() -> bytes:
     except (OSError, ValueError):
         pass  # what was read so far is judged like a payload cut short
     return data
+
+
+_JSON_SPACE = b" \t\r\n"
+#: Every byte but the four that open and close objects and arrays: `translate` deletes them.
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"{}[]")
+
+
+def closes_an_object(data: bytes) -> bool:
+    """Whether `data` is one JSON object up to the brace that closes it (whitespace around it).
+
+    Braces and brackets count only outside strings, so neither an inner `}` nor one in a string
+    ends it. Only the structure is checked: whether it is valid JSON is `json.loads`'s to say.
+    Byte searches, never a loop over every byte: a payload is mostly long strings.
+    """
+    text = data.strip(_JSON_SPACE)
+    if text[:1] != b"{" or text[-1:] != b"}":
+        return False
+    depth = 0
+    at = 0
+    while True:
+        quote = text.find(b'"', at)
+        brackets = text[at : quote if quote >= 0 else len(text)].translate(None, _NOT_BRACKETS)
+        for n, bracket in enumerate(brackets):
+            depth += 1 if bracket in b"{[" else -1
+            if depth == 0:  # the outermost object closed: whole only if nothing follows
+                return quote < 0 and n == len(brackets) - 1
+        if quote < 0:
+            return False
+        at = _string_end(text, quote + 1)
+        if at < 0:
+            return False  # a string still open
+
+
+def _string_end(text: bytes, at: int) -> int:
+    """Just past the quote that ends the string whose text starts at `at`, or -1 if none does."""
+    while True:
+        quote = text.find(b'"', at)
+        if quote < 0:
+            return -1
+        backslashes = 0
+        while text[quote - 1 - backslashes] == 0x5C:  # a run of backslashes: odd escapes the quote
+            backslashes += 1
+        if backslashes % 2 == 0:
+            return quote + 1
+        at = quote + 1
 
 
 def _read_at_once(size: int, *, regular: bool) -> bytes | None:
@@ -106,7 +148,7 @@ def payload() -> object | None:
     data = payload_bytes()
     if not data:
         return None
-    if len(data) >= policy.HOOK_STDIN_MAX or not data.rstrip().endswith(b"}"):
+    if len(data) >= policy.HOOK_STDIN_MAX or not closes_an_object(data):
         # Cut at the read limit, or not whole in time: the part not seen may name a sub-agent, whose
         # context is thrown away, so mail waits for a hook that sees its whole payload.
         return UNSEEN
@@ -116,8 +158,9 @@ def payload() -> object | None:
 
     try:
         payload: object = json.loads(data.decode("utf-8", errors="replace"))
-    except ValueError:
-        # Not JSON after all: keep only what decides the guard (safe side: mail waits).
+    except (ValueError, RecursionError):
+        # Not JSON after all, or nested deeper than the parser goes (a tool's output of nested
+        # arrays): keep only what decides the guard (safe side: mail waits).
         return UNSEEN if _names_an_agent(data) else None
     return payload
 
@@ -167,7 +210,8 @@ _JSON_UNESCAPES = {
 
 
 def _json_string(text: str) -> str | None:
-    """The JSON string that `text` starts with (after its opening quote), or None if malformed."""
+    """The JSON string that `text` starts with (after its opening quote), or None where `json.loads`
+    would refuse it (a bad escape, a raw control character); a lone `\\u` surrogate reads as U+FFFD."""
     parts: list[str] = []
     surrogates = False
     i = 0
@@ -176,16 +220,19 @@ def _json_string(text: str) -> str | None:
         escape = text.find("\\", i)
         if quote < 0:
             return None
-        if escape < 0 or quote < escape:
-            parts.append(text[i:quote])
+        end = quote if escape < 0 or quote < escape else escape
+        raw = text[i:end]
+        if not raw.isprintable() and _has_control(raw):
+            return None
+        parts.append(raw)
+        if end == quote:
             break
-        parts.append(text[i:escape])
         code = text[escape + 1 : escape + 2]
         if code == "u":
-            try:
-                parts.append(chr(int(text[escape + 2 : escape + 6], 16)))
-            except ValueError:
+            digits = text[escape + 2 : escape + 6]
+            if len(digits) != 4 or not _HEX_DIGITS.issuperset(digits):  # int() takes `+1`, ` 1`
                 return None
+            parts.append(chr(int(digits, 16)))
             surrogates = surrogates or "\ud800" <= parts[-1] <= "\udfff"
             i = escape + 6
         elif code in _JSON_UNESCAPES:
@@ -197,6 +244,14 @@ def _json_string(text: str) -> str | None:
     if surrogates:  # a character beyond the BMP written as a \u pair
         out = out.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return out
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _has_control(text: str) -> bool:
+    """Whether `text` holds a character JSON allows only escaped (U+0000 to U+001F)."""
+    return any(ch < " " for ch in text)
 
 
 def is_subagent_call(payload: object | None) -> bool:
@@ -214,12 +269,20 @@ _JSON_ESCAPES.update(
 
 
 def json_string(text: str) -> str:
-    """A JSON string literal as `json.dumps(text, ensure_ascii=False)` writes it.
+    """A JSON string literal as `json.dumps(text, ensure_ascii=False)` writes it; a lone surrogate,
+    which UTF-8 cannot hold, is written as its `\\uXXXX` escape, as `json.dumps` escapes it with
+    `ensure_ascii`.
 
     Written out because importing `json` costs a noticeable share of a hook call; a unit test
-    checks it against `json.dumps` on arbitrary text.
+    checks it against `json.dumps` and `json.loads` on arbitrary text.
     """
-    return '"' + text.translate(_JSON_ESCAPES) + '"'
+    out = text.translate(_JSON_ESCAPES)
+    if not out.isascii():
+        try:
+            out.encode("utf-8")
+        except UnicodeEncodeError:
+            out = "".join(f"\\u{ord(ch):04x}" if "\ud800" <= ch <= "\udfff" else ch for ch in out)
+    return '"' + out + '"'
 
 
 def hook_json(event: str, text: str) -> str:
@@ -245,23 +308,79 @@ def write_stdout(text: str) -> None:
 
 
 def log_error(store: Store | None, verb: str, error: BaseException | str) -> None:
-    """Append `<iso> <verb>: <message>` to the state root's hook-errors.log (rotated once past
-    1 MiB); never raises. `store` is None when the hook failed before it had one: then the log is
-    the one of the state root the environment names."""
+    """Append an entry to the state root's hook-errors.log; never raises [docs/files.md "Small
+    files"].
+
+    The entry is the line `<iso> <verb>: <message>`, and for an unexpected error (not a HailError)
+    its traceback below it, each line indented, so that a bug met in a session can be found. An
+    entry is cut to HOOK_LOG_ENTRY_MAX, and the log is rotated once before it would pass
+    HOOK_LOG_MAX. With HAIL_DEBUG the traceback is printed to stderr too. `store` is None when the
+    hook failed before it had one: then the log is the one of the state root the environment names.
+    """
     try:
         log = (store or Store(state_root(os.environ))).hook_log
         message = " ".join(str(error).split()) or type(error).__name__
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        trace = None
+        if isinstance(error, BaseException) and errors.is_unexpected(error):
+            trace = errors.traceback_of(error)
+            if errors.debugging(os.environ):
+                _print_trace(trace)
+        entry = _entry(f"{stamp} {verb}: {message}", trace)
         fs.make_dirs(os.path.dirname(log))
         try:
-            if os.stat(log).st_size > policy.HOOK_LOG_MAX:
+            if os.stat(log).st_size + len(entry) > policy.HOOK_LOG_MAX:
                 os.replace(log, log + ".1")
         except FileNotFoundError:
             pass
-        fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
+        fd = fs.open_regular(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
-            fs.write_all(fd, f"{stamp} {verb}: {message}\n".encode("utf-8", "replace"))
+            fs.write_all(fd, entry)
         finally:
             os.close(fd)
     except Exception:  # the log is a courtesy; a hook must never fail because of it
+        pass
+
+
+#: Room kept in an entry for the line that says how much of a traceback was left out.
+_CUT = "  … {} earlier lines of the traceback left out\n"
+_CUT_ROOM = 64
+
+
+def _entry(line: str, trace: str | None) -> bytes:
+    """One log entry of at most HOOK_LOG_ENTRY_MAX bytes: the line, then as many of the
+    traceback's last lines as fit, indented by two spaces (doctor counts the lines that start
+    with a time)."""
+    limit = policy.HOOK_LOG_ENTRY_MAX
+    head = _clip(line.encode("utf-8", "replace"), limit // 4) + b"\n"
+    if trace is None:
+        return head
+    lines = [
+        _clip(f"  {text}".encode("utf-8", "replace"), limit // 4) + b"\n"
+        for text in trace.splitlines()
+    ]
+    room = limit - len(head) - _CUT_ROOM
+    kept: list[bytes] = []
+    for text in reversed(lines):
+        if len(text) > room:
+            break
+        kept.append(text)
+        room -= len(text)
+    if len(kept) < len(lines):
+        kept.append(_CUT.format(len(lines) - len(kept)).encode("utf-8"))
+    return head + b"".join(reversed(kept))
+
+
+def _clip(data: bytes, size: int) -> bytes:
+    """`data` cut to `size` bytes, ending in `…`, never inside a character."""
+    if len(data) <= size:
+        return data
+    return data[: size - 3].decode("utf-8", "ignore").encode("utf-8") + "…".encode()
+
+
+def _print_trace(trace: str) -> None:
+    try:
+        sys.stderr.write(trace)
+        sys.stderr.flush()
+    except Exception:  # a closed stderr must not fail the hook either
         pass

@@ -2,72 +2,131 @@
 
 `hail deliver --event Stop` claims unread mail and returns it as `{"decision":"block","reason":…}`,
 which both harnesses read as "continue the turn with this". It only blocks for mail it has just
-claimed, and a streak of blocks ends the first time a Stop does not block (no mail, or the cap): the
-agent then really ends its turn. The streak is one small file per mailbox, `stop-blocks`, holding
-the session id (from the hook payload; a Stop that got none in time continues the streak it finds)
-and the count; written only when a Stop blocks, removed when one does not. Plain os calls and byte
-searches: no json on the hook path [docs/hooks.md "Stop"].
+claimed, and counts its blocks per session, in `stops/<session id>` of the mailbox: two agents
+reading one mailbox keep a streak each.
+
+A streak ends only where the harness says a turn began: its payload's `stop_hook_active` is false on
+a turn's first Stop, true on one that follows a Stop block. A Stop that does not block leaves the
+count alone: another hook of the same Stop (hail's hook installed twice) may have blocked, and the
+harness then goes on all the same. Both hooks of one Stop count it once: a run that started before
+the last counted block was over is a run of that Stop, since the harness starts every hook of an
+event at once and waits for all of them before the model goes on. A Stop that got no payload in
+time names no session: it continues the longest streak it finds and counts for every session (the
+safe side). Plain os calls and byte searches: no json on the hook path [docs/hooks.md "Stop"].
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 from hail import policy
 from hail.store import fs
 
-FILE = "stop-blocks"
-#: The session of a Stop that got no payload in time.
+DIR = "stops"
+#: The streak of Stops that got no payload in time.
 UNKNOWN = "-"
+_TICKS = os.sysconf("SC_CLK_TCK")
+#: Where there is no CLOCK_BOOTTIME there is no /proc either: `started` is None, the clock unused.
+_BOOT_CLOCK = getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC)
 
 
 def session_of(payload: bytes) -> str:
     """The payload's `session_id` string, or "" (no payload came in time, or it names none)."""
-    at = payload.find(b'"session_id"')
-    if at < 0:
+    value = _value_of(payload, b'"session_id"')
+    if value[:1] != b'"':
         return ""
-    rest = payload[at + len(b'"session_id"') :].lstrip(b" \t\r\n")
-    if rest[:1] != b":":
-        return ""
-    rest = rest[1:].lstrip(b" \t\r\n")
-    if rest[:1] != b'"':
-        return ""
-    end = rest.find(b'"', 1)
-    value = rest[1:end] if end > 0 else b""
-    # A session id is a UUID: anything else is not used as a key.
-    text = value.decode("ascii", errors="replace")
+    end = value.find(b'"', 1)
+    # A session id is a UUID: anything else is not used as a key (nor as a file name).
+    text = value[1:end].decode("ascii", errors="replace") if end > 0 else ""
     return text if text and len(text) <= 64 and text.replace("-", "").isalnum() else ""
 
 
+def turn_began(payload: bytes) -> bool:
+    """Whether the payload says this is the first Stop of a turn (`"stop_hook_active": false`)."""
+    return _value_of(payload, b'"stop_hook_active"')[:5] == b"false"
+
+
+def _value_of(payload: bytes, key: bytes) -> bytes:
+    """What follows `key:` in raw JSON text (b"" when the key is not there)."""
+    at = payload.find(key)
+    if at < 0:
+        return b""
+    rest = payload[at + len(key) :].lstrip(b" \t\r\n")
+    return rest[1:].lstrip(b" \t\r\n") if rest[:1] == b":" else b""
+
+
+def clock() -> int:
+    """Now, in the clock ticks since boot that /proc gives a process's start in."""
+    return int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
+
+
+def started() -> int | None:
+    """When this process was started, in `clock` ticks; None where /proc does not say."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return int(fields[19])  # field 22 of stat(5); the first two are before the ")"
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 class StopGuard:
-    """The streak of Stop blocks of one mailbox."""
+    """The streak of Stop blocks of one session on one mailbox."""
 
-    __slots__ = ("count", "path", "session")
+    __slots__ = ("count", "dir", "fresh", "own", "session", "twin")
 
-    def __init__(self, mailbox_dir: str, payload: bytes) -> None:
-        self.path = os.path.join(mailbox_dir, FILE)
+    def __init__(
+        self,
+        mailbox_dir: str,
+        payload: bytes,
+        *,
+        started: int | None,
+        by_hand: bool = False,
+    ) -> None:
+        self.dir = os.path.join(mailbox_dir, DIR)
         self.session = session_of(payload) or UNKNOWN
-        self.count = 0
-        saved = (fs.read_text(self.path) or "").split()
-        if len(saved) != 2 or not saved[1].isdigit():
-            return
-        # A Stop that got no payload in time names no session: the streak goes on (the safe side),
-        # or a harness slower than the wait would reset the count.
-        if UNKNOWN in (saved[0], self.session) or saved[0] == self.session:
-            self.count = int(saved[1])
-            if self.session == UNKNOWN:
-                self.session = saved[0]
+        # A model's own tool call can pass any payload: only the harness starts a new streak.
+        self.fresh = self.session != UNKNOWN and not by_hand and turn_began(payload)
+        own, end = (0, 0) if self.fresh else _read(os.path.join(self.dir, self.session))
+        if self.fresh:
+            others = 0
+        elif self.session == UNKNOWN:
+            others = max((_read(path)[0] for path in self._sessions()), default=0)
+        else:
+            others = _read(os.path.join(self.dir, UNKNOWN))[0]
+        self.own = own
+        #: The blocks in a row this Stop continues.
+        self.count = own + others
+        # Ticks are coarse: a run counts as another run of the counted Stop only when it started in
+        # an earlier tick than that block ended, so the next Stop is never taken for one (at worst
+        # a run of the same Stop counts again: the safe side). A block that ended after now ended
+        # before a reboot (ticks count from boot): no run of today's is one of its Stop.
+        self.twin = own > 0 and started is not None and started < end <= clock()
+
+    def _sessions(self) -> list[str]:
+        try:
+            names = os.listdir(self.dir)
+        except OSError:
+            return []
+        return [os.path.join(self.dir, n) for n in names if n != UNKNOWN and n[:1] != "."]
 
     def may_block(self) -> bool:
-        return self.count < policy.STOP_BLOCKS_MAX
+        # Another hook of a Stop that was already counted: the harness goes on anyway.
+        return self.twin or self.count < policy.STOP_BLOCKS_MAX
 
     def blocked(self) -> None:
-        """This Stop made the agent go on: one more in the streak."""
-        fs.write_atomic(self.path, f"{self.session} {self.count + 1}\n")
+        """This Stop made the agent go on: one more in the streak (once per Stop)."""
+        fs.make_dirs(self.dir)
+        own = self.own if self.twin else self.own + 1
+        fs.write_atomic(os.path.join(self.dir, self.session), f"{own} {clock()}\n")
+        if self.fresh:
+            fs.remove_quietly(os.path.join(self.dir, UNKNOWN))
 
-    def ended(self) -> None:
-        """This Stop lets the turn end: the next block starts a new streak."""
-        try:
-            os.unlink(self.path)
-        except FileNotFoundError:
-            pass
+
+def _read(path: str) -> tuple[int, int]:
+    """A streak file's count and when its last block ended (0, 0 when missing or garbled)."""
+    saved = (fs.read_text(path) or "").split()
+    if len(saved) != 2 or not saved[0].isdigit() or not saved[1].isdigit():
+        return 0, 0
+    return int(saved[0]), int(saved[1])

@@ -2,7 +2,8 @@
 run since a person last prompted [docs/conversations.md "Replies", "Loop guard"].
 
 - `replies/<ask id>/<reply id>` is a link whose target is the mailbox the reply went to, written
-  right after the reply is filed: `sent` and `await --reply` find an ask's replies with one listing.
+  right after the reply is filed, for replies only (from the seat the ask went to, to the seat that
+  asked): `sent` and `await --reply` find an ask's replies with one listing.
 - A message sent with `--re` carries `chain: <n>`, its place in a chain of replies; a person's
   prompt in the pane of either party (the `prompted` mark a prompt hook leaves in its mailbox:
   `Mailbox.mark_prompted`) starts the count again. The count comes from headers and hook payloads only, never from a pane.
@@ -64,6 +65,15 @@ def replies_of(store: Store, ask_id: str) -> list[tuple[str, str]]:
     return [(name, target) for _, name, target in sorted(found)]
 
 
+def replies_in_seat(store: Store, ask_id: str, seat: str) -> list[tuple[str, str]]:
+    """(reply id, mailbox) of the replies to `ask_id` that went to a mailbox of `seat`."""
+    return [
+        (reply_id, box)
+        for reply_id, box in replies_of(store, ask_id)
+        if seat_of_mailbox(box) == seat and store.lookup(reply_id) == box
+    ]
+
+
 def sweep_replies(store: Store, cutoff: float) -> None:
     """Remove reply links filed before `cutoff` (gc), and the folders they leave empty."""
     root = os.path.join(store.root, "replies")
@@ -116,18 +126,24 @@ def chain_of(msg: Message) -> int:
 def thread_of(store: Store, re_id: str | None, sender: str, recipient: str) -> Thread:
     """The thread a send joins. `sender` and `recipient` are mailboxes (`reply:` and target).
 
-    A reply is a message whose `--re` names an ask that the recipient's seat sent. The chain
-    counts replies to replies; a person's prompt to either party after the message answered was
-    sent starts it again at 1.
+    A reply is a message whose `--re` names an ask that the recipient's seat sent, sent from the
+    seat that ask went to (any of its mailboxes: a sub-seat answers for its seat). A `--re` from
+    any other seat is a comment on the thread: delivered as its kind says, and no answer. The
+    chain counts replies to replies; a person's prompt to either party after the message answered
+    was sent starts it again at 1.
     """
     if not re_id:
         return Thread(None, False, 0)
     found = store.find(re_id)
     if found is None:
         return Thread(None, False, 0)
-    parent, _ = found
+    parent, receipt = found
     asker = parent.get("reply")
-    is_reply = parent.kind == "ask" and seat_of_mailbox(asker) == seat_of_mailbox(recipient)
+    is_reply = (
+        parent.kind == "ask"
+        and seat_of_mailbox(asker) == seat_of_mailbox(recipient)
+        and seat_of_mailbox(sender) == seat_of_mailbox(receipt.mailbox)
+    )
     sent_at = ids.parse_iso(parent.get("time")) or 0.0
     if any((store.mailbox(m).prompted_at() or 0.0) >= sent_at for m in (sender, recipient)):
         return Thread(parent, is_reply, 1)

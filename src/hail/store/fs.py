@@ -7,7 +7,9 @@ a permissive one cannot expose it. Existing files and directories keep their mod
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
@@ -104,17 +106,45 @@ def list_names(path: str) -> list[str]:
 _CHUNK = 1 << 16
 
 
-def read_text(path: str, errors: str = "replace") -> str | None:
-    """The file's text (invalid UTF-8 replaced), or None when it is missing or a directory.
+class NotRegularFile(OSError):
+    """A FIFO, socket, device or directory where hail expects one of its files."""
 
+
+def open_regular(path: str, flags: int, mode: int = FILE_MODE) -> int:
+    """`os.open` that never waits on a FIFO and refuses anything but a regular file.
+
+    O_NONBLOCK makes opening a FIFO return at once instead of waiting for its other end (or fail
+    with ENXIO when writing to one nobody reads); the fstat then refuses it, so no caller reads
+    from or writes to one. Other errors (missing, permission) are raised as they are.
+    """
+    try:
+        fd = os.open(path, flags | os.O_NONBLOCK, mode)
+    except OSError as e:
+        if e.errno == errno.ENXIO:  # a FIFO with no reader, or a socket
+            raise NotRegularFile(errno.ENXIO, "not a regular file", path) from None
+        raise
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise NotRegularFile(errno.EINVAL, "not a regular file", path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_text(path: str, errors: str = "replace") -> str | None:
+    """The file's text (invalid UTF-8 replaced), or None when it is missing or not a regular
+    file (a directory, or a FIFO: skipped, never waited on).
+
+    Every state file hail reads comes through here [docs/files.md "Layout"].
     `errors="surrogateescape"` reads a file holding a path back exactly, whatever its bytes.
 
     Plain os calls rather than open(): a brief reads every hold record, and the io layer's
     objects cost more than the reading.
     """
     try:
-        fd = os.open(path, os.O_RDONLY)
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        fd = open_regular(path, os.O_RDONLY)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, NotRegularFile):
         return None
     chunks: list[bytes] = []
     try:
@@ -123,8 +153,6 @@ def read_text(path: str, errors: str = "replace") -> str | None:
             chunks.append(data)
             if len(data) < _CHUNK:  # a short read of a regular file is its end
                 break
-    except IsADirectoryError:
-        return None
     finally:
         os.close(fd)
     return b"".join(chunks).decode("utf-8", errors=errors)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from hail import policy
 from hail.seat import parse_mailbox
-from hail.store import conversation, fs
+from hail.store import conversation, fs, waits
 from hail.store.maildir import Mailbox, parse_claimed
 from hail.store.records import read_holds, read_pending, remove
 from hail.store.store import Store
@@ -92,6 +92,8 @@ class Scan:
     holds: list[str]
     #: Files a send left in a mailbox's tmp/ long ago: killed, or stopped by a full disk.
     unfinished: list[str] = field(default_factory=list)
+    #: (path, why) of the wait records that count for nothing.
+    dead_waits: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def cutoff(self) -> float:
@@ -120,6 +122,7 @@ class Report:
     holds: int
     records: int
     unfinished: int = 0
+    waits: int = 0
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -136,7 +139,15 @@ def scan(store: Store, now: float, days: int) -> Scan:
     deleted = _deleted_seats(store, boxes)
     gone = {m for d in deleted if d.due(now, days) for m in d.mailboxes}
     holds = stale_holds(store, now, days, gone)
-    return Scan(now, days, boxes, deleted, holds, unfinished_writes(store, boxes, now))
+    return Scan(
+        now,
+        days,
+        boxes,
+        deleted,
+        holds,
+        unfinished_writes(store, boxes, now),
+        waits.dead_records(store, now),
+    )
 
 
 def unfinished_writes(store: Store, boxes: dict[str, BoxScan], now: float) -> list[str]:
@@ -266,7 +277,7 @@ def append_index(store: Store, entries: list[tuple[str, str, str]]) -> None:
         return
     fs.make_dirs(store.archive)
     data = "".join(f"{i} {month} {mailbox}\n" for i, month, mailbox in entries).encode("utf-8")
-    fd = os.open(store.archive_index, os.O_WRONLY | os.O_APPEND | os.O_CREAT, fs.FILE_MODE)
+    fd = fs.open_regular(store.archive_index, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
         fs.write_all(fd, data)
         os.fsync(fd)
@@ -307,7 +318,8 @@ def archive_messages(store: Store, mailbox: str, files: list[tuple[str, str, str
 
 
 def collect(store: Store, now: float, days: int) -> Report:
-    """Read mail, deleted workspaces, then holds and records [docs/commands.md "gc"], in order.
+    """Read mail, deleted workspaces, then holds and records, wait records last
+    [docs/commands.md "gc"], in order.
     Reads everything first, so one pass sees one state."""
     plan = scan(store, now, days)
     read = _archive_read(store, plan)
@@ -319,7 +331,8 @@ def collect(store: Store, now: float, days: int) -> Report:
     records = _remove_all(stale_records(store, now, days))
     conversation.sweep_replies(store, now - days * DAY_SECONDS)
     unfinished = _remove_all(plan.unfinished)
-    return Report(read, mailboxes, unread, holds, records, unfinished)
+    dead_waits = waits.remove_dead([path for path, _ in plan.dead_waits])
+    return Report(read, mailboxes, unread, holds, records, unfinished, dead_waits)
 
 
 def _archive_read(store: Store, plan: Scan) -> int:

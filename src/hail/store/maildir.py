@@ -9,6 +9,7 @@ Paths are plain strings: this runs on every hook call, and pathlib costs more to
 from __future__ import annotations
 
 import os
+import stat
 
 from hail.store import fs
 
@@ -135,7 +136,8 @@ class Mailbox:
     # --- reading -------------------------------------------------------------------------------
 
     def unread(self) -> list[Unread]:
-        """Unread messages, oldest first: by mtime (ns), then id."""
+        """Unread messages, oldest first: by mtime (ns), then id. Only regular files: a FIFO or
+        other special file is no message, and is never claimed (doctor names it)."""
         out: list[Unread] = []
         for name in fs.list_names(self.new):
             if not name.endswith(".md"):
@@ -145,12 +147,13 @@ class Mailbox:
                 st = os.stat(path)
             except FileNotFoundError:
                 continue
-            out.append(Unread(name[:-3], path, st.st_mtime_ns, st.st_size))
+            if stat.S_ISREG(st.st_mode):
+                out.append(Unread(name[:-3], path, st.st_mtime_ns, st.st_size))
         out.sort(key=lambda u: (u.mtime_ns, u.id))
         return out
 
     def unread_count(self) -> int:
-        return sum(1 for n in fs.list_names(self.new) if n.endswith(".md"))
+        return len(self.unread())
 
     def claimed(self) -> list[tuple[str, How, str]]:
         """Every claimed message as (id, how, path). Lists cur/: not for hook paths."""

@@ -218,7 +218,6 @@ class Reader:
         self._links: dict[str, int] = {}
         self._heads: dict[tuple[str, str], MessageState] = {}
         self._holds: list[HoldState] = []
-        self._waits: dict[str, waits.Wait | None] = {}
         self._errors: HookErrors | None = None
         self._due = float("inf")
 
@@ -461,25 +460,12 @@ class Reader:
         return in_effect
 
     def _load_waits(self, now: float, due: list[float]) -> tuple[WaitState, ...]:
-        where = waits.waits_dir(self.store)
-        if self._stale("waits"):
-            names = fs.list_names(where)
-            self._waits = {n: self._waits.get(n) for n in names}
+        """The waits that count: held by their live process, fresh, before their deadline. A
+        wait's process that is killed leaves its record; it is looked at again within
+        WAIT_STALE_SECONDS, or at once when anything else changes."""
         out = []
-        for name in sorted(self._waits):
-            path = os.path.join(where, name)
-            touched = fs.mtime(path)
-            if touched is None:
-                continue
-            wait = self._waits[name]
-            if wait is None:
-                wait = self._waits[name] = waits.read_record(path)
-            if wait is None:
-                continue
-            stale = touched + policy.WAIT_STALE_SECONDS
-            if stale < now or wait.deadline <= now:
-                continue  # its process is gone, or its time is up
-            due.append(min(stale, wait.deadline))
+        for wait in waits.counting(self.store, now):
+            due.append(min(now + policy.WAIT_STALE_SECONDS, wait.deadline))
             out.append(
                 WaitState(
                     waiter=wait.waiter,

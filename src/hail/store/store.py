@@ -126,18 +126,32 @@ class Store:
         return None if text is None else text.rstrip("\n")
 
     def check_binding(self, seat: Seat) -> None:
-        """Raise when another root already holds this name; writes nothing."""
-        if not seat.bindable:
-            return
+        """Raise when another root already holds this name; writes nothing.
+
+        A HAIL_SEAT seat is its working directory: it may name a bound seat only inside that
+        seat's root, or any process could read another workspace's mail [docs/seats.md "Binding"].
+        """
         bound = self.bound_root(seat.name)
-        if bound is not None and bound != seat.root:
+        if bound is None:
+            return
+        if not seat.bindable:
+            here = os.path.realpath(seat.root)
+            if here != bound and not here.startswith(bound.rstrip("/") + "/"):
+                raise SeatError(
+                    f"HAIL_SEAT={seat.name} names seat {seat.name}, which is bound to {bound}, and "
+                    f"{here} is not in it: run hail from {bound}, or set HAIL_SEAT to a name no "
+                    "directory holds"
+                )
+        elif bound != seat.root:
             raise SeatError(
                 f"seat {seat.name} is bound to {bound}; add .hail-seat with another name in {seat.root}"
             )
 
     def bind(self, seat: Seat) -> None:
-        """Record the seat's root on first use; refuse a second root under the same name."""
+        """Record the seat's root on first use; refuse a second root under the same name. A
+        HAIL_SEAT seat is only checked: it writes nothing."""
         if not seat.bindable:
+            self.check_binding(seat)
             return
         bound = self.bound_root(seat.name)
         if bound is None:

@@ -36,9 +36,10 @@ class WakeResult:
 
 def dialog_message(pane: str) -> str:
     return (
-        f"{pane} shows a permission/approval dialog; text typed there is discarded and Enter "
-        f"approves it. Read it (hail read {pane} 10), resolve it, then resend; --force only after "
-        "reading"
+        f"{pane} shows a permission/approval dialog; text typed there answers it (a key of the "
+        f"envelope picks an option, Enter approves). Read it (hail read {pane} 10), let its user "
+        "resolve it, then resend, or resend with --no-wake: the message waits in the inbox and the "
+        "hooks deliver it after the dialog"
     )
 
 
@@ -50,12 +51,12 @@ def read_screen(tmux: Tmux, pane: str) -> screen.Verdict | None:
         return None
 
 
-def look(tmux: Tmux, pane: str, *, force: bool) -> screen.Verdict | None:
-    """Read the screen before anything is written: a dialog refuses the send (exit 4) unless
-    forced. A pane that cannot be captured is judged when typing is due, after the message is
-    safely in the inbox."""
+def look(tmux: Tmux, pane: str) -> screen.Verdict | None:
+    """Read the screen before anything is written: a dialog refuses the send (exit 4), since any
+    text typed there answers it. A pane that cannot be captured is judged when typing is due,
+    after the message is safely in the inbox."""
     verdict = read_screen(tmux, pane)
-    if verdict is not None and verdict.state == screen.DIALOG and not force:
+    if verdict is not None and verdict.state == screen.DIALOG:
         raise DialogError(dialog_message(pane))
     return verdict
 
@@ -78,7 +79,7 @@ def not_foreground_reason(pane: Pane) -> str:
     )
 
 
-def verdict_reason(pane: Pane, verdict: screen.Verdict | None, *, force: bool) -> WakeResult | None:
+def verdict_reason(pane: Pane, verdict: screen.Verdict | None) -> WakeResult | None:
     """What the screen forbids before typing, or None when typing may go ahead."""
     if verdict is None:
         return WakeResult(
@@ -90,8 +91,6 @@ def verdict_reason(pane: Pane, verdict: screen.Verdict | None, *, force: bool) -
             return WakeResult(False, False, not_foreground_reason(pane))
         return None
     state = verdict.state
-    if state == screen.DIALOG and force:
-        return None
     if state == screen.DRAFT:
         return WakeResult(False, False, draft_reason(pane.id))
     if state in (screen.BUSY, screen.QUEUED):
@@ -159,12 +158,11 @@ def wake(
     verdict: screen.Verdict | None,
     *,
     submit: bool,
-    force: bool = False,
     before_enter: Callable[[], None] | None = None,
 ) -> WakeResult:
     """Type the envelope plus one space into an idle, empty composer, see its id on screen,
     pause, Enter, and check it left the composer. `before_enter` runs once the text is seen."""
-    refused = verdict_reason(pane, verdict, force=force)
+    refused = verdict_reason(pane, verdict)
     if refused is not None:
         return refused
     # The trailing space closes a file-mention popup an `@word` at the end would leave open.

@@ -1,0 +1,224 @@
+"""Each verb's run, from its parsed line to its command: the one dispatch table.
+
+A run imports its command only when it is called, so a hook verb loads nothing of the others.
+`RUNS` has an entry for every verb of `argv.TABLE` (a test checks).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hail.argv import Call
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hail.commands.send import SendArgs
+    from hail.context import Ctx
+
+
+def _ctx() -> Ctx:
+    from hail.context import Ctx
+
+    return Ctx.from_env()
+
+
+def send_args(call: Call) -> SendArgs:
+    """The send's parsed line, validated: refused before stdin is read or anything is written."""
+    from hail.commands import send
+
+    args = send.SendArgs(
+        target=call.text("target") or "",
+        kind=call.text("kind"),
+        headline=call.text("headline"),
+        re=call.text("re"),
+        scope=call.text("scope"),
+        span=call.text("for"),
+        no_submit=call.flag("no_submit"),
+        no_wake=call.flag("no_wake"),
+        body=call.text("body"),
+        wait=call.flag("wait"),
+        wait_timeout=call.number("wait_value"),
+    )
+    send.validate(args)
+    return args
+
+
+def _send(call: Call) -> int:
+    if sys.stdout is None:
+        # fd 1 closed: the send still types and reports its status; only `id=` goes nowhere.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
+    from hail.commands import send
+    from hail.stdin import read_body
+
+    return send.send(_ctx(), send_args(call), read_body())
+
+
+def _deliver(call: Call) -> int:
+    from hail.hooks.deliver import deliver
+
+    return deliver(call.text("format"), call.text("event") or "UserPromptSubmit")
+
+
+def _brief(call: Call) -> int:
+    from hail.hooks import brief
+
+    if call.flag("hook"):
+        return brief.brief_hook(all_=call.flag("all"))
+    return brief.brief(_ctx(), all_=call.flag("all"))
+
+
+def _sent(call: Call) -> int:
+    from hail.commands import receive
+
+    return receive.sent(_ctx(), call.texts("ids"))
+
+
+def _await(call: Call) -> int:
+    ctx = _ctx()
+    timeout = call.number("timeout")
+    if call.flag("reply"):
+        from hail.commands import converse
+
+        return converse.await_replies(ctx, call.texts("ids"), timeout, any_=call.flag("any"))
+    from hail.commands import receive
+
+    timeout = ctx.default_wait() if timeout is None else timeout
+    return receive.await_(ctx, call.texts("ids"), timeout, any_=call.flag("any"))
+
+
+def _inbox(call: Call) -> int:
+    from hail.commands import receive
+
+    return receive.inbox(_ctx(), peek=call.flag("peek"), all_=call.flag("all"))
+
+
+def _show(call: Call) -> int:
+    from hail.commands import receive
+
+    start = call.number("from")
+    return receive.show(_ctx(), call.text("id") or "", 0 if start is None else int(start))
+
+
+def _whoami(call: Call) -> int:
+    from hail.commands import whoami
+
+    return whoami.whoami(_ctx())
+
+
+def _seats(call: Call) -> int:
+    from hail.commands import panes
+
+    return panes.seats(_ctx(), call.text("seat"))
+
+
+def _watch(call: Call) -> int:
+    if call.flag("once") or call.flag("json"):
+        from hail.commands import watch
+
+        return watch.once(_ctx(), call.text("seat"), as_json=call.flag("json"))
+    from hail import watch_app  # the full-screen view: the only module that imports textual
+
+    return watch_app.run(_ctx(), call.text("seat"))
+
+
+def _read(call: Call) -> int:
+    from hail import policy
+    from hail.commands import panes
+
+    lines = call.number("lines")
+    return panes.read(_ctx(), call.text("target") or "", int(lines or policy.READ_DEFAULT_LINES))
+
+
+def _type(call: Call) -> int:
+    from hail.commands import panes
+
+    return panes.type_(_ctx(), call.text("target") or "", call.text("text") or "")
+
+
+def _keys(call: Call) -> int:
+    from hail.commands import panes
+
+    return panes.keys(_ctx(), call.text("target") or "", call.texts("keys"))
+
+
+def _setup(call: Call) -> int:
+    from hail.commands.setup import run_setup
+
+    return run_setup(
+        os.environ,
+        call.flag("check"),
+        call.flag("yes"),
+        call.flag("trust_codex"),
+        sys.stdout,
+        sys.stdin,
+        call.text("program"),
+    )
+
+
+def _doctor(call: Call) -> int:
+    from hail.commands import doctor
+
+    return doctor.doctor(_ctx())
+
+
+def _gc(call: Call) -> int:
+    from hail import policy
+    from hail.commands import gc
+
+    days = call.number("days")
+    return gc.gc(_ctx(), int(days) if days is not None else policy.GC_DEFAULT_DAYS)
+
+
+def _demo(call: Call) -> int:
+    from hail.commands.demo import demo
+
+    return demo(os.environ)
+
+
+def _version(call: Call) -> int:
+    from hail import __version__
+    from hail.output import emit
+
+    if call.flag("json"):
+        emit(f'{{"name":"hail","version":"{__version__}"}}')
+    else:
+        emit(f"hail {__version__}")
+    return 0
+
+
+def _help(call: Call) -> int:
+    from hail import help as pages
+    from hail.errors import UsageError
+
+    topic = call.text("topic")
+    text = pages.page(topic)
+    if text is None:
+        raise UsageError(f"no help for '{topic}'. Topics: {' '.join(pages.TOPICS)}")
+    sys.stdout.write(text)
+    return 0
+
+
+RUNS: dict[str, Callable[[Call], int]] = {
+    "send": _send,
+    "sent": _sent,
+    "await": _await,
+    "inbox": _inbox,
+    "show": _show,
+    "brief": _brief,
+    "deliver": _deliver,
+    "whoami": _whoami,
+    "seats": _seats,
+    "watch": _watch,
+    "read": _read,
+    "type": _type,
+    "keys": _keys,
+    "setup": _setup,
+    "doctor": _doctor,
+    "gc": _gc,
+    "demo": _demo,
+    "version": _version,
+    "help": _help,
+}
