@@ -192,6 +192,7 @@ def test_reading_writes_nothing_not_even_what_the_brief_would_clean(state: State
     assert state.tree() == before
     assert view.waits == () and view.holds == ()
     assert {b.name: b.pending for b in view.mailboxes}["boss"] == ()  # it has its receipt
+    waits.stop(stale)
 
 
 def test_a_live_wait_and_a_hold_in_effect_are_shown_until_their_time(state: State) -> None:
@@ -217,6 +218,7 @@ def test_a_live_wait_and_a_hold_in_effect_are_shown_until_their_time(state: Stat
     assert view.due <= now + 5.5
     later = Reader(state.store).read(lapses + 1)
     assert later.holds == ()
+    waits.stop(wait)
 
 
 def test_pending_sends_are_those_still_unread(state: State) -> None:
@@ -263,3 +265,16 @@ def test_an_ids_send_time_carries_the_year_that_puts_it_in_the_past() -> None:
     assert sent_key("1231T235959-abcd", now) == ids.parse_iso("2025-12-31T23:59:59Z")
     assert sent_key("0101T120000-abcd", now) == ids.parse_iso("2026-01-01T12:00:00Z")
     assert sent_key("msg-17", now) is None
+
+
+def test_a_wait_record_nobody_holds_counts_for_nothing_and_stays(state: State) -> None:
+    """A record written by hand (or left by a killed wait) has no process holding its lock."""
+    ask = state.post("worker")
+    where = waits.waits_dir(state.store)
+    fs.make_dirs(where)
+    forged = waits.Wait("boss", [ask], ["worker"], any_=False, deadline=time.time() + 60)
+    path = os.path.join(where, f"{forged.started}-1")
+    fs.write_atomic(path, forged.text())
+    view = Reader(state.store).read(time.time())
+    assert view.waits == ()
+    assert os.path.exists(path)
