@@ -65,6 +65,7 @@
               ps.click
               ps.libtmux
               ps.platformdirs
+              ps.textual
               ps.tomlkit
               ps.pytest
               ps.hypothesis

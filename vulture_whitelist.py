@@ -10,3 +10,16 @@ _.indent  # setup_merge sets a new table's trivia.indent; tomlkit reads it when 
 hook_groups  # the Python side of the Nix module's agreement test (tests/unit/test_hook_table.py)
 _.repeats_headline  # scripts/context_cost.py's measurement that tests/cli/test_context_cost.py checks
 _.convert  # click calls a parameter type's convert (cli._Rule)
+# Textual reads these by name: class settings, event handlers (on_*) and key actions (action_*).
+_.BINDINGS
+_.DEFAULT_CSS
+_.CSS
+_.TITLE
+_.ENABLE_COMMAND_PALETTE
+_.border_title
+_.on_mount
+_.on_data_table_row_selected
+_.action_dismiss
+_.action_help
+_.action_only
+_.action_all

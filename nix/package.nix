@@ -41,6 +41,7 @@ python3Packages.buildPythonApplication {
     click
     libtmux
     platformdirs
+    textual
     tomlkit
   ];
 

@@ -220,6 +220,13 @@ TABLE: tuple[Verb, ...] = (
         (Arg("seat", required=False),),
     ),
     Verb(
+        "watch",
+        "Seats",
+        (("watch [seat] [--once|--json]", "a live view of every seat, message, wait and hold"),),
+        (Arg("seat", required=False),),
+        (Opt("--once"), Opt("--json")),
+    ),
+    Verb(
         "read",
         "Panes",
         (("read <pane|seat> [N]", "the last N lines of a pane (default {READ})"),),

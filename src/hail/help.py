@@ -164,6 +164,12 @@ root or git root (its basename). HAIL_SEAT names a seat only where no directory 
 
 Several agents in one directory share a seat: address each Claude pane as <seat>@%N.
 A Codex pane cannot be addressed apart: give it its own jj workspace.
+
+  hail watch [seat]    a full-screen, live view for a person: seats (agents, route, state,
+                       unread, last hook, holds), messages with receipts and replies, open asks,
+                       waits (a crossing one flagged), holds, and trouble with its fix. Read-only.
+                       Keys: arrows, Tab, Enter (jump to the pane, open a message), f, a, ?, q
+  hail watch --once    one frame as text;  hail watch --json  the same state as JSON
 """
 
 PANES = f"""\
@@ -255,6 +261,7 @@ ALIASES = {
     "show": "receive",
     "seat": "seats",
     "whoami": "seats",
+    "watch": "seats",
     "pane": "panes",
     "read": "panes",
     "type": "panes",

@@ -151,3 +151,17 @@ DOCTOR_AGENT_GRACE_SECONDS = 10.0
 #: Unknown seat suggestions.
 SUGGEST_MAX = 8
 SUGGEST_PREFIX = 3
+
+#: `hail watch` stats the state's directories this often to see whether anything changed: a send,
+#: a receipt or a hold shows within a second, and a sweep of a few stats costs nothing.
+WATCH_POLL_SECONDS = 0.25
+#: A sweep of many mailboxes (six stats each) runs less often, so that it takes at most this share
+#: of the time between sweeps: 1 000 seats stay cheap to watch.
+WATCH_SWEEP_SHARE = 0.05
+#: The agents' screens change without a file changing (busy, idle, a dialog): watch looks at the
+#: panes this often, with one `list-panes` and one capture call for all agent panes.
+WATCH_PANES_SECONDS = 2.0
+#: Messages watch keeps, newest first: what a screen can show; older ones are counted.
+WATCH_MESSAGES = 200
+#: Watch reads this much of a message file for its headers; the body is read only when opened.
+WATCH_HEAD_BYTES = 8192

@@ -114,6 +114,16 @@ def _seats(call: Call) -> int:
     return panes.seats(_ctx(), call.text("seat"))
 
 
+def _watch(call: Call) -> int:
+    if call.flag("once") or call.flag("json"):
+        from hail.commands import watch
+
+        return watch.once(_ctx(), call.text("seat"), as_json=call.flag("json"))
+    from hail import watch_app  # the full-screen view: the only module that imports textual
+
+    return watch_app.run(_ctx(), call.text("seat"))
+
+
 def _read(call: Call) -> int:
     from hail import policy
     from hail.commands import panes
@@ -201,6 +211,7 @@ RUNS: dict[str, Callable[[Call], int]] = {
     "deliver": _deliver,
     "whoami": _whoami,
     "seats": _seats,
+    "watch": _watch,
     "read": _read,
     "type": _type,
     "keys": _keys,

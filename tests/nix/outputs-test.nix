@@ -37,11 +37,12 @@ let
     ++ expect (at "package src is the repository root") (toString args.src == hail.outPath)
     ++ expect (at "package is built with pyproject = true") (args.pyproject or false)
     ++ expect (at "build-system is hatchling") (names args.build-system == [ "hatchling" ])
-    ++ expect (at "dependencies are click, libtmux, platformdirs, tomlkit") (
+    ++ expect (at "dependencies are click, libtmux, platformdirs, textual, tomlkit") (
       sort (names args.dependencies) == [
         "click"
         "libtmux"
         "platformdirs"
+        "textual"
         "tomlkit"
       ]
     )
@@ -80,6 +81,7 @@ let
         "click"
         "libtmux"
         "platformdirs"
+        "textual"
         "tomlkit"
         "pytest"
         "hypothesis"

@@ -90,6 +90,7 @@
                 "platformdirs"
                 "pytest"
                 "pytestCheckHook"
+                "textual"
                 "tomlkit"
               ] pythonPackage
               // {

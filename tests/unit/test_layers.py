@@ -1,6 +1,6 @@
 """DESIGN.md's layers hold in the code: every module is placed in one layer and named in the code
 map, no module imports one from a higher layer, no modules import each other in a cycle, and click, libtmux and tomlkit each
-stay in the one module that owns them.
+stay in the one module that owns them (textual and rich, the full-screen view's, in `watch_app`).
 
 Every import counts, wherever it stands: the lazy ones inside functions (the hot paths are full of
 them) and the ones read only by the type checker.
@@ -16,7 +16,13 @@ REPO = Path(__file__).resolve().parents[2]
 SRC = REPO / "src" / "hail"
 
 #: Third-party packages and the one module allowed to import each.
-OWNERS = {"click": "cli", "libtmux": "transport/tmux", "tomlkit": "setup_merge"}
+OWNERS = {
+    "click": "cli",
+    "libtmux": "transport/tmux",
+    "tomlkit": "setup_merge",
+    "textual": "watch_app",
+    "rich": "watch_app",
+}
 
 
 def modules() -> dict[str, Path]:

@@ -402,3 +402,16 @@ def blocking_path(
 
     path = via(new, frozenset({new.waiter}))
     return path[1:] if path else None
+
+
+def counting(store: Store, now: float) -> list[Wait]:
+    """The waits that count now (held by a live process, fresh, before their deadline), removing
+    nothing: for readers that only look (`hail watch`). Whether each ask is one its waiter sent is
+    not checked; a wait on another seat's ask still shows as what it says."""
+    where = waits_dir(store)
+    out = []
+    for name in sorted(fs.list_names(where)):
+        look = _look(os.path.join(where, name))
+        if look is not None and look.wait is not None and not _dead(look, now):
+            out.append(look.wait)
+    return out

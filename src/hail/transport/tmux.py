@@ -199,7 +199,32 @@ class Tmux:
             text = text[:-1]
         return text.split("\n")
 
+    def capture_screens(self, panes: Sequence[str]) -> dict[str, list[str]]:
+        """The visible screen of each pane, attributes kept, from ONE tmux invocation (each capture
+        follows a marker line drawn per call, which no screen shows). TmuxError when one of the
+        panes is gone: tmux then stops the whole sequence."""
+        marker = f"hail-screen-{os.urandom(6).hex()}"
+        args: list[str] = []
+        for pane in panes:
+            args += ["display-message", "-p", marker, ";"]
+            args += ["capture-pane", "-p", "-J", "-e", "-t", pane, ";"]
+        parts = self.run(args[:-1]).split(marker + "\n")[1:]
+        if len(parts) != len(panes):
+            raise TmuxError(f"tmux: {len(parts)} screens captured of {len(panes)}")
+        return {
+            pane: part.removesuffix("\n").split("\n")
+            for pane, part in zip(panes, parts, strict=True)
+        }
+
     # --- writing --------------------------------------------------------------------------------
+
+    def select(self, pane: str) -> None:
+        """Make `pane` the active pane of its window, and that window its session's current one."""
+        self.run(["select-window", "-t", pane, ";", "select-pane", "-t", pane])
+
+    def switch_client(self, pane: str) -> None:
+        """Show `pane`'s session in the client this process runs in (tmux finds it from $TMUX)."""
+        self.run(["switch-client", "-t", pane])
 
     def type_literal(self, pane: str, text: str, *, cancel_mode: bool) -> None:
         """Type `text` literally in ONE tmux invocation, leaving copy mode first when asked

@@ -1,0 +1,128 @@
+"""The panes as `hail watch` sees them: every pane with its seat, agent and screen class, and the
+jump to a pane [docs/watch.md "Panes and screens"].
+
+Cheap to repeat: one `list-panes` per look; the survey that finds agents (and may run `ps`) runs
+again only when that list changed; every agent's screen is captured in one tmux call. A screen is
+classified as a send would judge it (`transport/screen.py`), so watch shows what a send would do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hail.transport import agent_process, screen
+from hail.transport.panes import DEFAULT_AGENTS, Pane, Panes, survey
+from hail.transport.tmux import Tmux, TmuxError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from hail.transport.tmux import PaneRow
+
+#: What watch shows for a screen class, where it differs (as `hail seats` does).
+SHOWN_STATE = {screen.QUEUED: "busy", screen.NONE: "other"}
+
+
+@dataclass(frozen=True, slots=True)
+class PaneState:
+    """A live pane: its seat, the agent in it (if any), that agent's screen, and when it started."""
+
+    id: str
+    seat: str | None
+    agent: str | None
+    state: str  # idle busy draft dialog other, `?` for a screen hail does not know, "" for no agent
+    foreground: bool
+    started: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class TmuxState:
+    """One look at the tmux server; `error` says why there is none ("" when it answered)."""
+
+    source: str
+    panes: tuple[PaneState, ...]
+    error: str = ""
+
+
+class Surveyor:
+    """Looks at the panes again and again, redoing only what changed since the last look."""
+
+    def __init__(self, env: Mapping[str, str], home: str | None) -> None:
+        self.env = env
+        self.home = home
+        self._rows: list[PaneRow] | None = None
+        self._panes: Panes | None = None
+        self._started: dict[tuple[str, int], float | None] = {}
+
+    def look(self) -> TmuxState:
+        try:
+            tmux = Tmux.from_env(self.env)
+            rows = tmux.list_panes()
+            if rows != self._rows or self._panes is None:
+                self._panes = survey(tmux, self.env, self.home)
+                self._rows = rows
+        except TmuxError as err:
+            self._rows = self._panes = None
+            return TmuxState("", (), err.message)
+        panes = self._panes.panes
+        known = [p.id for p in panes if p.agent in DEFAULT_AGENTS]
+        screens = _screens(tmux, known)
+        out = []
+        for p in panes:
+            state = ""
+            if p.agent is not None:
+                verdict = screens.get(p.id)
+                state = "?" if verdict is None else SHOWN_STATE.get(verdict.state, verdict.state)
+            out.append(PaneState(p.id, p.seat, p.agent, state, p.foreground, self._start(p)))
+        return TmuxState(tmux.source, tuple(out))
+
+    def _start(self, pane: Pane) -> float | None:
+        """When the pane's agent process started (read once per pane process)."""
+        if pane.agent is None:
+            return None
+        key = (pane.id, pane.pid)
+        if key not in self._started:
+            pid = agent_process.agent_pid(pane.pid, pane.agent)
+            self._started[key] = agent_process.started_at(pid) if pid is not None else None
+        return self._started[key]
+
+
+def _screens(tmux: Tmux, panes: list[str]) -> dict[str, screen.Verdict]:
+    """Each pane's screen class, from one tmux call; a pane that cannot be captured is left out."""
+    if not panes:
+        return {}
+    try:
+        captured = tmux.capture_screens(panes)
+    except TmuxError:  # a pane closed meanwhile ends the one call: capture one at a time
+        captured = {}
+        for pane in panes:
+            try:
+                captured[pane] = tmux.capture(pane, attributes=True)
+            except TmuxError:
+                continue
+    return {pane: screen.classify(lines) for pane, lines in captured.items()}
+
+
+def inside_tmux(env: Mapping[str, str]) -> bool:
+    """Whether this process runs in a tmux client's pane, whose client a jump can switch."""
+    return bool(env.get("TMUX"))
+
+
+def jump(env: Mapping[str, str], pane: str) -> str:
+    """Bring `pane` up in the tmux client watch runs in; what happened, as one line."""
+    if not inside_tmux(env):
+        return (
+            f"not inside tmux, so there is no client to switch: attach with tmux attach, "
+            f"then go to {pane} (hail watch jumps when it runs in a tmux pane)"
+        )
+    try:
+        tmux = Tmux.from_env(env)
+        tmux.select(pane)
+    except TmuxError as err:
+        return f"cannot jump to {pane}: {err.message}"
+    try:
+        tmux.switch_client(pane)
+    except TmuxError as err:  # a server no client is attached to: the selection still holds
+        return f"selected {pane} in its window, but no client was switched: {err.message}"
+    return f"jumped to {pane}"

@@ -1,0 +1,292 @@
+"""`hail watch` in a terminal: the full-screen, live, read-only view, drawn with Textual
+[docs/watch.md "Keys"].
+
+Only the watch verb imports this module, and with it Textual: no hook, send or other verb pays for
+it. The rows come from `commands/watch.py`, so the screen, `--once` and `--json` say the same.
+Every cell is a `rich.text.Text`, never markup, so a peer's headline cannot style or link the
+screen. The state is looked at from a worker thread, one look at a time; the screen is redrawn
+when a look found something new, and once a second for the ages, changing only the cells that
+differ.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import DataTable, Static
+
+from hail.commands import watch
+from hail.context import Ctx
+from hail.errors import HailError, StateError
+from hail.output import shown
+from hail.transport import survey
+
+HELP = """\
+hail watch — every seat and message at a glance; it reads, and never claims, types or edits
+
+  ↑ ↓ PgUp PgDn   move in the focused table
+  Tab             switch between Seats and Messages
+  Enter           on a seat: bring its agent's pane up in tmux; on a message: open it in full
+  o               open the highlighted message in full
+  f               show only the highlighted seat (its mail, waits, holds and trouble)
+  a  Esc          show every seat again
+  ?               this help
+  q               quit
+
+ROUTE: how a send reaches the seat (typed: hail types the envelope; - no pane to type into).
+STATE: what its agent's screen shows, as a send judges it; "no hooks" when no hook ran for 7 days.
+RECEIPT: delivered (unread), or injected / read / inline and the seconds it took.
+hail watch --once prints one frame as text, hail watch --json the same state as JSON.
+
+Esc, q or ? closes this page.
+"""
+
+KEYS = (
+    "↑↓ move  Tab seats/messages  Enter jump/open  o open  f only this seat  a all  ? help  q quit"
+)
+
+
+def text(cell: str) -> Text:
+    return Text(cell, no_wrap=True, overflow="ellipsis")
+
+
+class Page(ModalScreen[None]):
+    """A page of text over the view (help, or one message in full); Esc, q or ? closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss", "close"),
+        Binding("q", "dismiss", "close", show=False),
+        Binding("question_mark", "dismiss", "close", show=False),
+    ]
+    DEFAULT_CSS = """
+    Page { align: center middle; }
+    Page > VerticalScroll { width: 90%; height: 85%; border: round $accent; background: $panel; }
+    """
+
+    def __init__(self, heading: str, body: str) -> None:
+        super().__init__()
+        self.heading = heading
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as box:
+            box.border_title = self.heading
+            yield Static(Text(self.body))
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(result)
+
+
+class WatchApp(App[None]):
+    TITLE = "hail watch"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #title { height: 1; background: $primary-background; color: $text; }
+    #seats { height: auto; max-height: 45%; border: round $secondary; }
+    #messages { height: 1fr; border: round $secondary; }
+    #seats:focus, #messages:focus { border: round $accent; }
+    #bottom { height: auto; max-height: 40%; }
+    #talk, #trouble { width: 1fr; height: auto; max-height: 100%; border: round $secondary; }
+    #status { height: 1; background: $primary-background; color: $text; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "quit"),
+        Binding("question_mark", "help", "help"),
+        Binding("o", "open", "open message"),
+        Binding("f", "only", "only this seat"),
+        Binding("a", "all", "all seats"),
+        Binding("escape", "all", "all seats", show=False),
+    ]
+
+    def __init__(self, ctx: Ctx, only: str) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.only = only
+        self.looker = watch.Watch(ctx)
+        self.snap: watch.Snapshot | None = None
+        self.notice = ""
+        self._drawn = 0.0
+        self._cells: dict[str, dict[str, list[str]]] = {"seats": {}, "messages": {}}
+        self._texts: dict[str, str] = {}
+
+    # --- layout ---------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        yield DataTable(id="seats", cursor_type="row", zebra_stripes=False)
+        yield DataTable(id="messages", cursor_type="row", zebra_stripes=False)
+        with Horizontal(id="bottom"):
+            yield Static(id="talk")
+            yield Static(id="trouble")
+        yield Static(id="status")
+
+    def on_mount(self) -> None:
+        self.query_one("#seats", DataTable).add_columns(*watch.SEAT_COLUMNS)
+        self.query_one("#messages", DataTable).add_columns(*watch.MESSAGE_COLUMNS)
+        self.query_one("#talk", Static).border_title = "Conversations and holds"
+        self.query_one("#seats", DataTable).focus()
+        self.run_worker(self._follow(), exclusive=True)
+
+    async def _follow(self) -> None:
+        """Look, draw what is new, wait the watch's interval; until the app ends. A look that
+        fails (a directory made unreadable meanwhile) is said on the status line and tried again."""
+        changed = True  # the first look ran before the app started
+        while True:
+            now = time.time()
+            if changed or self.snap is None or now - self._drawn >= 1.0:
+                self.draw(self.looker.snapshot(now, self.only))
+            await asyncio.sleep(self.looker.interval)
+            try:
+                changed = await asyncio.to_thread(self.looker.tick, time.time())
+            except (OSError, HailError) as err:
+                self.say(f"cannot read the state: {err}")
+                changed = False
+
+    # --- drawing --------------------------------------------------------------------------------
+
+    def draw(self, snap: watch.Snapshot) -> None:
+        self.snap = snap
+        self._drawn = snap.now
+        self._set("#title", watch.title(snap))
+        seats = self.query_one("#seats", DataTable)
+        self._heading(seats, f"Seats ({len(snap.seats)})")
+        self._fill(seats, "seats", {r.mailbox: watch.seat_cells(r, snap.now) for r in snap.seats})
+        messages = self.query_one("#messages", DataTable)
+        self._heading(
+            messages,
+            f"Messages ({len(snap.messages)} of {snap.state.total}, newest first, times UTC)",
+        )
+        self._fill(messages, "messages", {m.id: watch.message_cells(m) for m in snap.messages})
+        self._set("#talk", "\n".join(watch.talk_lines(snap)))
+        self._heading(self.query_one("#trouble", Static), f"Trouble ({len(snap.trouble)})")
+        self._set("#trouble", "\n".join(watch.trouble_lines(snap)))
+        self._status()
+
+    def _fill(self, table: DataTable[Text], name: str, rows: dict[str, list[str]]) -> None:
+        """Update only the cells that changed; rebuild when rows came, went or moved."""
+        old = self._cells[name]
+        if list(old) != list(rows):
+            keep = self._key_at(table)
+            table.clear()
+            for key, cells in rows.items():
+                table.add_row(*(text(c) for c in cells), key=key)
+            if keep in rows:
+                table.move_cursor(row=list(rows).index(keep), animate=False)
+        else:
+            columns = list(table.columns)
+            for key, cells in rows.items():
+                for i, (was, now) in enumerate(zip(old[key], cells, strict=True)):
+                    if was != now:
+                        table.update_cell(key, columns[i], text(now), update_width=True)
+        self._cells[name] = rows
+
+    def _heading(self, widget: Widget, heading: str) -> None:
+        """Set a border title only when it changes: setting one redraws the widget."""
+        key = f"title of {widget.id}"
+        if self._texts.get(key) != heading:
+            self._texts[key] = heading
+            widget.border_title = Text(heading)
+
+    def _set(self, selector: str, value: str) -> None:
+        old = self._texts.get(selector)
+        if old != value:
+            self._texts[selector] = value
+            # The same number of lines needs no new layout: only the text is drawn again.
+            same = old is not None and old.count("\n") == value.count("\n")
+            self.query_one(selector, Static).update(
+                Text(value, no_wrap=True, overflow="ellipsis"), layout=not same
+            )
+
+    def _status(self) -> None:
+        only = f"only {self.only} (a shows all) · " if self.only else ""
+        notice = f" · {self.notice}" if self.notice else ""
+        self._set("#status", f"{only}{KEYS}{notice}")
+
+    def say(self, notice: str) -> None:
+        self.notice = notice
+        self._status()
+
+    @staticmethod
+    def _key_at(table: DataTable[Text]) -> str | None:
+        if not table.row_count:
+            return None
+        row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        return row_key.value
+
+    # --- keys -----------------------------------------------------------------------------------
+
+    def _seat(self) -> watch.SeatRow | None:
+        key = self._key_at(self.query_one("#seats", DataTable))
+        if self.snap is None or key is None:
+            return None
+        return next((r for r in self.snap.seats if r.mailbox == key), None)
+
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "seats":
+            await self.action_jump()
+        else:
+            self.action_open()
+
+    async def action_jump(self) -> None:
+        row = self._seat()
+        if row is None:
+            return
+        if not row.jump:
+            self.say(f"no pane works in {row.mailbox}")
+            return
+        self.say(await asyncio.to_thread(survey.jump, self.ctx.env, row.jump))
+
+    def action_open(self) -> None:
+        key = self._key_at(self.query_one("#messages", DataTable))
+        if key is None:
+            return
+        found = self.ctx.store.find(key)
+        if found is None:
+            self.say(f"{key} is no longer there (archived by hail gc?)")
+            return
+        message, receipt = found
+        head = [f"{k}: {v}" for k, v in message.headers.items()]
+        head.append(f"receipt: {receipt.line()}")
+        body = "" if not message.has_body else "\n\n" + message.body
+        self.push_screen(Page(f"message {key}", shown("\n".join(head) + body)))
+
+    def action_help(self) -> None:
+        self.push_screen(Page("help", HELP))
+
+    def action_only(self) -> None:
+        row = self._seat()
+        if row is not None:
+            self._refilter(row.seat)
+
+    def action_all(self) -> None:
+        if self.only:
+            self._refilter("")
+
+    def _refilter(self, seat: str) -> None:
+        self.only = seat
+        self.notice = ""
+        self.draw(self.looker.snapshot(time.time(), seat))
+
+
+def run(ctx: Ctx, only: str | None) -> int:
+    """The view, until `q`; refused without a terminal (then `--once` prints a frame)."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise StateError(
+            "hail watch draws on a terminal; hail watch --once prints one frame, --json the state"
+        )
+    watch.check_state(ctx)
+    app = WatchApp(ctx, only or "")
+    # The first look runs before the screen is taken: the first frame is whole, and tmux's adapter
+    # is loaded while the process's own stdout is still in place (the view replaces it).
+    app.looker.tick(time.time())
+    app.run()
+    return 0
