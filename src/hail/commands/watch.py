@@ -507,69 +507,72 @@ def frame(snap: Snapshot) -> list[str]:
 
 def to_json(snap: Snapshot) -> dict[str, object]:
     """The same state as JSON: times as ISO strings, ages and spans in whole seconds."""
-    now = snap.now
-
-    def iso(t: float | None) -> str | None:
-        return ids.iso(t) if t else None
-
+    tmux = None
+    if snap.tmux is not None:
+        tmux = {"source": snap.tmux.source or None, "error": snap.tmux.error or None}
     return {
         "version": JSON_VERSION,
         "state": snap.state.root,
-        "time": ids.iso(now),
+        "time": ids.iso(snap.now),
         "only": snap.only or None,
-        "tmux": None
-        if snap.tmux is None
-        else {"source": snap.tmux.source or None, "error": snap.tmux.error or None},
-        "seats": [
-            {
-                "mailbox": r.mailbox,
-                "seat": r.seat,
-                "agents": [{"pane": p.id, "agent": p.agent, "state": p.state} for p in r.agents],
-                "panes": list(r.panes),
-                "jump": r.jump or None,
-                "route": r.route,
-                "state": r.state,
-                "hooks": r.hooks,
-                "unread": r.unread,
-                "last_hook": iso(r.hooked),
-                "holds": list(r.holds),
-                "root": r.root,
-                "root_gone": r.root_gone,
-            }
-            for r in snap.seats
-        ],
+        "tmux": tmux,
+        "seats": [_seat_json(r) for r in snap.seats],
         "messages": [_message_json(m) for m in snap.messages],
         "messages_total": snap.state.total,
         "open_asks": [m.id for m in snap.asks],
-        "waits": [
-            {
-                "waiter": w.waiter,
-                "ask": w.ask,
-                "to": w.to,
-                "started": iso(w.started),
-                "deadline": iso(w.deadline),
-                "answered": w.answered,
-                "crossing": w.crossing or None,
-            }
-            for w in snap.waits
-        ],
-        "holds": [
-            {
-                "id": h.id,
-                "issuer": h.issuer,
-                "to": h.to,
-                "scope": h.scope or None,
-                "headline": h.headline,
-                "since": iso(h.since),
-                "until": ids.iso(h.lapses),
-                "lapses_in": max(0, int(h.lapses - now)),
-            }
-            for h in snap.holds
-        ],
+        "waits": [_wait_json(w) for w in snap.waits],
+        "holds": [_hold_json(h, snap.now) for h in snap.holds],
         "trouble": [
             {"kind": t.kind, "seat": t.seat or None, "text": t.text, "fix": t.fix}
             for t in snap.trouble
         ],
+    }
+
+
+def _iso(t: float | None) -> str | None:
+    return ids.iso(t) if t else None
+
+
+def _seat_json(r: SeatRow) -> dict[str, object]:
+    return {
+        "mailbox": r.mailbox,
+        "seat": r.seat,
+        "agents": [{"pane": p.id, "agent": p.agent, "state": p.state} for p in r.agents],
+        "panes": list(r.panes),
+        "jump": r.jump or None,
+        "route": r.route,
+        "state": r.state,
+        "hooks": r.hooks,
+        "unread": r.unread,
+        "last_hook": _iso(r.hooked),
+        "holds": list(r.holds),
+        "root": r.root,
+        "root_gone": r.root_gone,
+    }
+
+
+def _wait_json(w: WaitRow) -> dict[str, object]:
+    return {
+        "waiter": w.waiter,
+        "ask": w.ask,
+        "to": w.to,
+        "started": _iso(w.started),
+        "deadline": _iso(w.deadline),
+        "answered": w.answered,
+        "crossing": w.crossing or None,
+    }
+
+
+def _hold_json(h: HoldState, now: float) -> dict[str, object]:
+    return {
+        "id": h.id,
+        "issuer": h.issuer,
+        "to": h.to,
+        "scope": h.scope or None,
+        "headline": h.headline,
+        "since": _iso(h.since),
+        "until": ids.iso(h.lapses),
+        "lapses_in": max(0, int(h.lapses - now)),
     }
 
 
