@@ -18,7 +18,7 @@ import pytest
 
 from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
-from hail.setup_merge import MergeError, merge_claude, merge_codex
+from hail.install.setup_merge import MergeError, merge_claude, merge_codex
 from tests.support.entry import hail_bin
 from tests.support.procs import wait_until
 from tests.support.world import SCRUBBED

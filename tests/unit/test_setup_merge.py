@@ -10,8 +10,8 @@ import json
 import pytest
 import tomlkit
 
-from hail.hook_table import hook_groups
-from hail.setup_merge import (
+from hail.install.hook_table import hook_groups
+from hail.install.setup_merge import (
     HooksElsewhere,
     MergeError,
     codex_json_holds_hail,

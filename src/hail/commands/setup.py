@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from hail.commands import managed
 from hail.errors import StateError, UsageError
-from hail.hook_program import hook_program, rule_paths
-from hail.hook_table import DEFAULT_PROGRAM, Harness, hook_specs
-from hail.setup_merge import (
+from hail.install import managed
+from hail.install.hook_table import DEFAULT_PROGRAM, Harness, hook_specs
+from hail.install.program import hook_program, rule_paths
+from hail.install.setup_merge import (
     EVENTS,
     HooksElsewhere,
     MergeError,

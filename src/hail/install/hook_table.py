@@ -2,7 +2,7 @@
 installs and what the Home Manager module (`nix/hooks.nix`) installs.
 
 Each hook is an event, hail's arguments, and a group matcher when the harness needs one. The JSON
-file ships inside the package beside this module, and the Nix module reads the same file from the
+file ships inside the package (`src/hail/data/`), and the Nix module reads the same file from the
 source tree, so the two installers cannot drift apart (`tests/unit/test_hook_table.py`).
 """
 
@@ -16,7 +16,10 @@ from typing import Literal, cast
 
 Harness = Literal["claude", "codex"]
 
-TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "harness_hooks.json")
+#: In the package's `data/`, where the Nix module reads it from the source tree.
+TABLE_PATH = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "harness_hooks.json"
+)
 
 #: The program hook commands name when the caller gives none: `hail` from the harness's PATH.
 DEFAULT_PROGRAM = "hail"

@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING
 
 from hail import policy
-from hail.hook_program import find_program, hook_word, login_path
+from hail.install.program import find_program, hook_word, login_path
 from hail.text import clip_value
 from hail.transport import agent_process
 

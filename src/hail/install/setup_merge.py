@@ -27,8 +27,8 @@ from tomlkit.container import Container, OutOfOrderTableProxy
 from tomlkit.items import AoT, Array, Item, Table
 from tomlkit.toml_document import TOMLDocument
 
-from hail.config_text import BY_HAND_FIX, TOO_DEEP, ExactJson, toml_comments
-from hail.hook_table import DEFAULT_PROGRAM, Harness, HookSpec, hook_specs
+from hail.install.config_text import BY_HAND_FIX, TOO_DEEP, ExactJson, toml_comments
+from hail.install.hook_table import DEFAULT_PROGRAM, Harness, HookSpec, hook_specs
 
 #: The events hail hooks, in the order setup writes and reports them.
 _HARNESSES: tuple[Harness, ...] = ("claude", "codex")

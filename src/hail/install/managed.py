@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hail.hook_table import Harness, HookSpec, hook_specs
-from hail.setup_merge import (
+from hail.install.hook_table import Harness, HookSpec, hook_specs
+from hail.install.setup_merge import (
     CODEX_DEFAULT_TIMEOUT,
     EVENTS,
     codex_trust_hash,
