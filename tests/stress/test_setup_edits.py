@@ -18,7 +18,9 @@ import pytest
 
 from hail.commands.setup import doctor_hook_lines, run_setup
 from hail.errors import HailError
-from hail.install.setup_merge import MergeError, merge_claude, merge_codex
+from hail.install.claude_json import merge_claude
+from hail.install.codex_toml import merge_codex
+from hail.install.merge_rule import MergeError
 from tests.support.entry import hail_bin
 from tests.support.procs import wait_until
 from tests.support.world import SCRUBBED

@@ -13,8 +13,10 @@ from typing import cast
 import pytest
 import tomlkit
 
+from hail.install.claude_json import merge_claude
+from hail.install.codex_toml import merge_codex
+from hail.install.codex_trust import codex_trust_hash
 from hail.install.hook_table import TABLE_PATH, Harness, hook_groups, hook_specs
-from hail.install.setup_merge import codex_trust_hash, merge_claude, merge_codex
 
 REPO = Path(__file__).resolve().parents[2]
 HOOKS_NIX = REPO / "nix" / "hooks.nix"

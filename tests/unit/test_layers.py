@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parents[2]
 SRC = REPO / "src" / "hail"
 
 #: Third-party packages and the one module allowed to import each.
-OWNERS = {"click": "cli", "libtmux": "transport/tmux", "tomlkit": "install/setup_merge"}
+OWNERS = {"click": "cli", "libtmux": "transport/tmux", "tomlkit": "install/codex_toml"}
 
 
 def modules() -> dict[str, Path]:

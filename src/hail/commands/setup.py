@@ -2,7 +2,7 @@
 "Merge rule"], and hail's rule into Codex's rules directory, which lets `hail` run outside Codex's
 sandbox [docs/hooks.md "Codex rule"].
 
-The merges are pure (`setup_merge.py`); the rule is a file of hail's own, written whole: the template
+The merges are pure (`install/`, one module per config format); the rule is a file of hail's own, written whole: the template
 `data/hail.rules` filled with the paths of the hail the hooks run. This module finds the files
 (Codex's hooks.json too, where hail's Codex hooks stay when it already holds them), shows the diff,
 asks, backs up and writes. Every config is read
@@ -25,20 +25,17 @@ from typing import TYPE_CHECKING, TextIO
 
 from hail.errors import StateError, UsageError
 from hail.install import managed
-from hail.install.hook_table import DEFAULT_PROGRAM, Harness, hook_specs
-from hail.install.program import hook_program, rule_paths
-from hail.install.setup_merge import (
-    EVENTS,
+from hail.install.claude_json import merge_claude
+from hail.install.codex_hooks_json import (
+    CODEX_HOOKS_JSON,
     HooksElsewhere,
-    MergeError,
     codex_json_holds_hail,
-    codex_toml_holds_hail,
-    codex_untrusted,
-    error_text,
-    merge_claude,
-    merge_codex,
     merge_codex_json,
 )
+from hail.install.codex_toml import codex_toml_holds_hail, codex_untrusted, merge_codex
+from hail.install.hook_table import DEFAULT_PROGRAM, HOOKED_EVENTS, Harness, hook_specs
+from hail.install.merge_rule import MergeError, error_text
+from hail.install.program import hook_program, rule_paths
 
 if TYPE_CHECKING:
     from hail.output import CheckLine
@@ -239,7 +236,7 @@ def _merge(
     try:
         if cfg.harness == "claude":
             return merge_claude(text, program=program)
-        if cfg.path.name == managed.CODEX_HOOKS_JSON:
+        if cfg.path.name == CODEX_HOOKS_JSON:
             return merge_codex_json(text, program)
         return merge_codex(text, cfg.trust_path, trust_codex, program, elsewhere)
     except MergeError as e:
@@ -252,8 +249,8 @@ def _hooks_json(cfg: ConfigFile) -> ConfigFile:
         cfg.name,
         cfg.harness,
         cfg.directory,
-        cfg.path.with_name(managed.CODEX_HOOKS_JSON),
-        str(Path(cfg.trust_path).with_name(managed.CODEX_HOOKS_JSON)),
+        cfg.path.with_name(CODEX_HOOKS_JSON),
+        str(Path(cfg.trust_path).with_name(CODEX_HOOKS_JSON)),
     )
 
 
@@ -353,7 +350,7 @@ def run_setup(
                 elsewhere,
             )
         cfg, path = plan.cfg, str(plan.cfg.path)
-        is_json = cfg.path.name == managed.CODEX_HOOKS_JSON
+        is_json = cfg.path.name == CODEX_HOOKS_JSON
         codex_config = cfg.harness == "codex" and cfg.holds == "hooks" and not is_json
         if codex_config:
             untrusted = codex_untrusted(plan.new, cfg.trust_path, program, plan.elsewhere)
@@ -671,7 +668,7 @@ def _program_in(cfg: ConfigFile, env: Mapping[str, str]) -> str:
     if cfg.holds == "hooks":
         return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
     config = cfg.directory / "config.toml"
-    for path in (config, config.with_name(managed.CODEX_HOOKS_JSON)):
+    for path in (config, config.with_name(CODEX_HOOKS_JSON)):
         program = managed.hail_program("codex", path)
         if program is not None:
             return program
@@ -707,7 +704,7 @@ def _outdated(cfg: ConfigFile) -> str:
 
 
 def _untrusted_note(events: list[str], path: Path) -> str:
-    names = " ".join(e for e in EVENTS if e in events)
+    names = " ".join(e for e in HOOKED_EVENTS if e in events)
     return (
         f"Codex has not trusted hail's {names} hook{'s' if len(events) > 1 else ''} in {path} yet;"
         " until then they do not run: run /hooks in Codex, or hail setup --trust-codex"

@@ -55,6 +55,23 @@ def hook_specs(harness: Harness) -> tuple[HookSpec, ...]:
     )
 
 
+def hook_spec(harness: Harness, event: str) -> HookSpec:
+    """hail's hook for one event of a harness."""
+    return next(spec for spec in hook_specs(harness) if spec.event == event)
+
+
+_HARNESSES: tuple[Harness, ...] = ("claude", "codex")
+#: The events hail installs hooks for, in the order setup writes and reports them; those
+#: `hail deliver --event` takes are `argv.DELIVER_EVENTS`.
+HOOKED_EVENTS = tuple(dict.fromkeys(s.event for h in _HARNESSES for s in hook_specs(h)))
+
+
+def wanted_hooks(harness: Harness, program: str = DEFAULT_PROGRAM) -> dict[str, str]:
+    """The hooks hail installs for a harness: event → command running `program`
+    (`data/harness_hooks.json`)."""
+    return {spec.event: spec.command(program) for spec in hook_specs(harness)}
+
+
 def hook_groups(
     harness: Harness, program: str = DEFAULT_PROGRAM
 ) -> dict[str, list[dict[str, object]]]:

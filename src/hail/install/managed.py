@@ -20,14 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hail.install.hook_table import Harness, HookSpec, hook_specs
-from hail.install.setup_merge import (
-    CODEX_DEFAULT_TIMEOUT,
-    EVENTS,
-    codex_trust_hash,
-    codex_trust_key,
-    hook_argv,
-)
+from hail.install.codex_hooks_json import CODEX_HOOKS_JSON
+from hail.install.codex_trust import CODEX_DEFAULT_TIMEOUT, codex_trust_hash, codex_trust_key
+from hail.install.hook_table import HOOKED_EVENTS, Harness, HookSpec, hook_specs
+from hail.install.recognise import hook_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,8 +31,6 @@ if TYPE_CHECKING:
 
 #: Where Nix keeps its store unless NIX_STORE_DIR says otherwise.
 DEFAULT_STORE_DIR = "/nix/store"
-#: The file beside config.toml where Codex also reads hooks (Home Manager's programs.codex.hooks).
-CODEX_HOOKS_JSON = "hooks.json"
 #: What a user does instead of `hail setup` for a file Home Manager owns.
 USE_THE_MODULE = "enable programs.hail in your Home Manager configuration and switch"
 
@@ -181,7 +175,7 @@ def doctor_lines(
     if harness == "codex":
         untrusted = _untrusted(found, tops[config], trust_path)
         if untrusted:
-            names = " ".join(e for e in EVENTS if e in untrusted)
+            names = " ".join(e for e in HOOKED_EVENTS if e in untrusted)
             lines.append(
                 (
                     "note",
