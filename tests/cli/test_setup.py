@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from hail.commands.setup import doctor_hook_lines, run_setup
+from hail.commands.setup import run_setup
 from hail.errors import HailError
+from hail.install.checks import doctor_hook_lines
 from hail.install.codex_toml import codex_untrusted
 from hail.install.codex_trust import codex_trust_hash
 from hail.install.hook_table import hook_groups, wanted_hooks

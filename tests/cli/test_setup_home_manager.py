@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from hail.commands.setup import doctor_hook_lines
+from hail.install.checks import doctor_hook_lines
 from hail.install.codex_trust import codex_trust_hash
 from hail.install.hook_table import hook_groups, hook_specs
 from tests.support.entry import run_hail

@@ -210,7 +210,7 @@ def _wake_line(seat: str, agents: list[str]) -> str:
 
 
 def _check_hooks(ctx: Ctx, out: _Lines) -> None:
-    from hail.commands.setup import doctor_hook_lines
+    from hail.install.checks import doctor_hook_lines
 
     for status, text in doctor_hook_lines(ctx.env):
         out.say(status, text)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 def hook_run_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
-    from hail.commands.setup import installed_hook_programs
+    from hail.install.checks import installed_hook_programs
 
     lines: list[Line] = []
     checked: set[tuple[str, str]] = set()

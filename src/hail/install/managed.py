@@ -22,6 +22,7 @@ from pathlib import Path
 
 from hail.install.codex_hooks_json import CODEX_HOOKS_JSON
 from hail.install.codex_trust import CODEX_DEFAULT_TIMEOUT, codex_trust_hash, codex_trust_key
+from hail.install.configs import ConfigFile, ConfigKind
 from hail.install.hook_table import HOOKED_EVENTS, Harness, HookSpec, hook_specs
 from hail.install.recognise import hook_argv
 
@@ -43,17 +44,17 @@ def store_link(path: Path, env: Mapping[str, str]) -> bool:
     return os.path.realpath(path).startswith(store + os.sep)
 
 
-def managed_path(harness: Harness, path: Path, holds: str, env: Mapping[str, str]) -> Path | None:
+def managed_path(cfg: ConfigFile, env: Mapping[str, str]) -> Path | None:
     """The file that makes this config Home Manager's, or None when hail setup may edit it.
 
     Codex reads hooks from config.toml and from hooks.json beside it: when either is a store link,
     Home Manager installs Codex's hooks, and hail setup must not add a second copy to config.toml.
     """
-    if harness == "codex" and holds == "hooks":
-        hooks_json = path.with_name(CODEX_HOOKS_JSON)
+    if cfg.kind is ConfigKind.CODEX_CONFIG:
+        hooks_json = cfg.path.with_name(CODEX_HOOKS_JSON)
         if store_link(hooks_json, env):  # where Home Manager's programs.codex puts hooks
             return hooks_json
-    return path if store_link(path, env) else None
+    return cfg.path if store_link(cfg.path, env) else None
 
 
 def skip_line(name: str, path: Path) -> str:
