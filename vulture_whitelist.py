@@ -6,7 +6,7 @@ Keep it short: code that only tests use is deleted, not listed here.
 
 from __future__ import annotations
 
-_.indent  # setup_merge sets a new table's trivia.indent; tomlkit reads it when rendering
+_.indent  # install/codex_toml sets a new table's trivia.indent; tomlkit reads it when rendering
 hook_groups  # the Python side of the Nix module's agreement test (tests/unit/test_hook_table.py)
 _.repeats_headline  # scripts/context_cost.py's measurement that tests/cli/test_context_cost.py checks
 _.convert  # click calls a parameter type's convert (cli._Rule)

@@ -538,7 +538,7 @@ def test_a_harness_whose_path_lacks_hail_is_a_fix_naming_it(
 
 
 def test_a_hook_program_that_runs_is_none_and_one_that_does_not_says_why(tmp_path: Path) -> None:
-    from hail.commands.hook_check import run_as_hook
+    from hail.install.hook_check import run_as_hook
 
     assert run_as_hook(hail_bin(), {"PATH": "/usr/bin:/bin"}) is None
     assert run_as_hook("hail", {"PATH": str(Path(hail_bin()).parent)}) is None
@@ -560,7 +560,7 @@ def test_a_hook_program_that_runs_is_none_and_one_that_does_not_says_why(tmp_pat
 
 def _hooks_naming(world: World, program: str) -> Path:
     """A Claude Code settings.json whose hail hooks all run `program` (written by hand)."""
-    from hail.hook_table import hook_groups
+    from hail.install.hook_table import hook_groups
 
     settings = world.root / "home" / ".claude" / "settings.json"
     settings.parent.mkdir(exist_ok=True)

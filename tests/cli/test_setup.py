@@ -21,10 +21,12 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from hail.commands.setup import doctor_hook_lines, run_setup
+from hail.commands.setup import run_setup
 from hail.errors import HailError
-from hail.hook_table import hook_groups
-from hail.setup_merge import codex_trust_hash, codex_untrusted, wanted_hooks
+from hail.install.checks import doctor_hook_lines
+from hail.install.codex_toml import codex_untrusted
+from hail.install.codex_trust import codex_trust_hash
+from hail.install.hook_table import hook_groups, wanted_hooks
 from tests.support.entry import hail_bin
 from tests.support.rules import host_executable_line, paths_of, rules_for
 from tests.support.world import SCRUBBED

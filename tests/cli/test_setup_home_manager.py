@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from hail.commands.setup import doctor_hook_lines
-from hail.hook_table import hook_groups, hook_specs
-from hail.setup_merge import codex_trust_hash
+from hail.install.checks import doctor_hook_lines
+from hail.install.codex_trust import codex_trust_hash
+from hail.install.hook_table import hook_groups, hook_specs
 from tests.support.entry import run_hail
 from tests.support.rules import rules_for
 from tests.support.world import SCRUBBED

@@ -23,8 +23,8 @@ import pytest
 from tests.support import home_manager
 from tests.support.rules import host_executable_line, rules_for
 
-from hail.hook_table import hook_groups
-from hail.setup_merge import codex_trust_hash
+from hail.install.codex_trust import codex_trust_hash
+from hail.install.hook_table import hook_groups
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = "/nix/store/00000000000000000000000000000000-hail-0.7.0"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from hail.hook_table import hook_groups
+from hail.install.hook_table import hook_groups
 from tests.support.rules import paths_of, rules_for
 
 from .clients import codex_trust_hash, probe_command

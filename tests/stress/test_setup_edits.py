@@ -16,9 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from hail.commands.setup import doctor_hook_lines, run_setup
+from hail.commands.setup import run_setup
 from hail.errors import HailError
-from hail.setup_merge import MergeError, merge_claude, merge_codex
+from hail.install.checks import doctor_hook_lines
+from hail.install.claude_json import merge_claude
+from hail.install.codex_toml import merge_codex
+from hail.install.merge_rule import MergeError
 from tests.support.entry import hail_bin
 from tests.support.procs import wait_until
 from tests.support.world import SCRUBBED
@@ -103,10 +106,10 @@ def test_with_yes_a_file_that_changed_after_it_was_read_is_refused(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from hail.commands import setup as setup_cmd
+    from hail.install.configs import unified_diff as real_diff
 
     settings = home / ".claude" / "settings.json"
     settings.write_text('{"model": "opus"}\n')
-    real_diff = setup_cmd.unified_diff
 
     def diff_then_edit(old: str, new: str, path: str) -> str:
         settings.write_text('{"model": "sonnet"}\n')  # someone saves while setup works
@@ -126,12 +129,12 @@ def test_an_edit_saved_between_the_last_read_and_the_write_is_never_replaced(
 ) -> None:
     """Another program saves the file after setup read it for the last time, while setup writes
     its backup: the rename would replace that edit unseen."""
-    from hail.commands import setup as setup_cmd
+    from hail.install import write
 
     settings = home / ".claude" / "settings.json"
     settings.write_text('{"model": "opus"}\n')
     edited = '{"model": "opus", "theme": "dark"}\n'
-    real_backup = setup_cmd._write_backup
+    real_backup = write._write_backup
     saved: list[str] = []
 
     def backup_then_edit(backup: Path, text: str) -> None:
@@ -146,7 +149,7 @@ def test_an_edit_saved_between_the_last_read_and_the_write_is_never_replaced(
                 with settings.open("r+") as f:
                     f.write(edited)
 
-    monkeypatch.setattr(setup_cmd, "_write_backup", backup_then_edit)
+    monkeypatch.setattr(write, "_write_backup", backup_then_edit)
     if answer == "--yes":
         rc, out, err = _setup(home, "--yes")
         assert saved

@@ -13,8 +13,10 @@ from typing import cast
 import pytest
 import tomlkit
 
-from hail.hook_table import TABLE_PATH, Harness, hook_groups, hook_specs
-from hail.setup_merge import codex_trust_hash, merge_claude, merge_codex
+from hail.install.claude_json import merge_claude
+from hail.install.codex_toml import merge_codex
+from hail.install.codex_trust import codex_trust_hash
+from hail.install.hook_table import TABLE_PATH, Harness, hook_groups, hook_specs
 
 REPO = Path(__file__).resolve().parents[2]
 HOOKS_NIX = REPO / "nix" / "hooks.nix"
@@ -150,6 +152,6 @@ def test_the_nix_trust_hash_is_setups(
     ],
 )
 def test_only_hails_own_shape_is_a_hook_program(program: str, word: str | None) -> None:
-    from hail.hook_program import hook_word
+    from hail.install.program import hook_word
 
     assert hook_word(program) == word

@@ -19,7 +19,7 @@ SRC = REPO / "src" / "hail"
 OWNERS = {
     "click": "cli",
     "libtmux": "transport/tmux",
-    "tomlkit": "setup_merge",
+    "tomlkit": "install/codex_toml",
     "textual": "watch_app",
     "rich": "watch_app",
 }

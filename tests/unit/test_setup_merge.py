@@ -10,21 +10,13 @@ import json
 import pytest
 import tomlkit
 
-from hail.hook_table import hook_groups
-from hail.setup_merge import (
-    HooksElsewhere,
-    MergeError,
-    codex_json_holds_hail,
-    codex_trust_hash,
-    codex_trust_key,
-    codex_untrusted,
-    error_text,
-    is_hail_command,
-    merge_claude,
-    merge_codex,
-    merge_codex_json,
-    wanted_hooks,
-)
+from hail.install.claude_json import merge_claude
+from hail.install.codex_hooks_json import HooksElsewhere, codex_json_holds_hail, merge_codex_json
+from hail.install.codex_toml import codex_untrusted, merge_codex
+from hail.install.codex_trust import codex_trust_hash, codex_trust_key
+from hail.install.hook_table import hook_groups, wanted_hooks
+from hail.install.merge_rule import MergeError, error_text
+from hail.install.recognise import is_hail_command
 
 OLD_LINE_CLAUDE = '[ -n "$TMUX_PANE" ] || exit 0; hail deliver --format claude'
 CONFIG = "/home/u/.codex/config.toml"

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from hail import policy
-from hail.commands.hook_check import silent_agent_lines
 from hail.context import Ctx
+from hail.install.hook_check import silent_agent_lines
 from hail.transport.panes import Pane, Panes
 from tests.support.procs import wait_until
 

@@ -210,7 +210,7 @@ def _wake_line(seat: str, agents: list[str]) -> str:
 
 
 def _check_hooks(ctx: Ctx, out: _Lines) -> None:
-    from hail.commands.setup import doctor_hook_lines
+    from hail.install.checks import doctor_hook_lines
 
     for status, text in doctor_hook_lines(ctx.env):
         out.say(status, text)
@@ -220,7 +220,7 @@ def _check_hooks(ctx: Ctx, out: _Lines) -> None:
 
 
 def _check_hooks_run(ctx: Ctx, panes: Panes | None, out: _Lines) -> None:
-    from hail.commands.hook_check import hook_run_lines, silent_agent_lines
+    from hail.install.hook_check import hook_run_lines, silent_agent_lines
 
     for status, text in hook_run_lines(ctx, panes) + silent_agent_lines(ctx, panes):
         out.say(status, text)

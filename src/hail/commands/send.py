@@ -405,9 +405,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
 
     kind, scope, span = validate(args)
     addr = parse_target(args.target)  # refused before anything is written, the binding included
-    raw_headline, body = split_input(args.headline, stdin_text)
-    body = with_body_argument(args.body, body)
-    draft = compose(kind, raw_headline, body, ctx.cap)
+    draft = _draft(kind, args, stdin_text, ctx.cap)
     seat = ctx.require_seat()
     tmux, panes = routing.reach_or_none(ctx)
     who = routing.sender(ctx, seat, panes)
@@ -421,11 +419,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     quiet = is_quiet(ctx, kind, to.mailbox) and not thread.is_reply  # a reply wakes its asker
     capped = not quiet and thread.capped(kind)
     wake_pane = None if args.no_wake or quiet or capped else to.wake
-    verdict = None
-    if wake_pane is not None and tmux is not None:
-        from hail.transport.wake import look
-
-        verdict = look(tmux, wake_pane.id)  # a dialog: exit 4, nothing written
+    verdict = _look_first(tmux, wake_pane)  # a dialog: exit 4, nothing written
     letter = Letter(kind, draft, args.re or "", scope, span)
     msg_id, until = post(ctx, who, to, letter, thread.headers())
     if thread.is_reply and args.re:
@@ -452,6 +446,22 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     )
     line = envelope.render(head, has_body=draft.body is not None)
     return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, wake_pane, verdict))
+
+
+def _draft(kind: str, args: SendArgs, stdin_text: str | None, cap: int) -> Draft:
+    """The message from the headline and body as given (arguments and stdin)."""
+    raw_headline, body = split_input(args.headline, stdin_text)
+    body = with_body_argument(args.body, body)
+    return compose(kind, raw_headline, body, cap)
+
+
+def _look_first(tmux: Tmux | None, pane: Pane | None) -> Verdict | None:
+    """The wake pane's screen before anything is written (`wake.look`), when it is to be woken."""
+    if pane is None or tmux is None:
+        return None
+    from hail.transport.wake import look
+
+    return look(tmux, pane.id)
 
 
 def wake_and_report(

@@ -16,6 +16,8 @@ from hail.store.maildir import Mailbox, not_yours
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from hail.hooks.stop import StopGuard
+    from hail.seat import Seat
     from hail.store.message import Message
 
 _PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
@@ -117,30 +119,9 @@ def deliver(fmt: str | None, event: str) -> int:
         if seat is None:
             return 0
         mailboxes = ctx.reading_mailboxes(seat, codex_format=fmt == "codex")
-        ctx.store.check_trusted(mailboxes)  # another user's state: logged, nothing delivered
-        ctx.store.ensure()
-        ctx.store.bind(seat)
-        if fmt is not None:
-            for name in mailboxes:
-                ctx.store.mailbox(name).touch_hooked()
-        if person and not ctx.in_tool_call:
-            # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
-            # it could write any prompt, and only the harness's hook reports what a person typed.
-            ctx.store.mailbox(mailboxes[0]).mark_prompted()
+        _enter(ctx, seat, mailboxes, fmt, person)
         if event == "Stop":
-            from hail.hooks.stop import StopGuard, started
-
-            guard = StopGuard(
-                ctx.store.mailbox(mailboxes[0]).path,
-                protocol.payload_bytes(),
-                started=started(),
-                by_hand=ctx.in_tool_call,
-            )
-            if fmt is not None:
-                # Before looking for mail: a send that files after this look sees the mark and
-                # waits for the turn to end rather than leave its message for the next prompt.
-                for name in mailboxes:
-                    ctx.store.mailbox(name).touch_stopping()
+            guard = _stop_guard(ctx, mailboxes, fmt)
             if not guard.may_block():
                 return 0  # the turn ends; the mail waits for the next prompt or tool call
         claims = claim_within_budget(ctx, mailboxes)
@@ -163,15 +144,51 @@ def deliver(fmt: str | None, event: str) -> int:
         claims.give_back_all()
         return 0
     if guard is not None:
-        try:
-            guard.blocked()
-            for name in mailboxes:
-                ctx.store.mailbox(
-                    name
-                ).clear_stopping()  # the turn goes on: its next Stop looks again
-        except OSError as exc:
-            protocol.log_error(ctx.store, "deliver", exc)
+        _blocked(ctx, guard, mailboxes)
     return 0
+
+
+def _enter(ctx: Ctx, seat: Seat, mailboxes: list[str], fmt: str | None, person: bool) -> None:
+    """The seat's state made ready (when it is this user's), then marked: a harness's hook ran
+    here, and a person typed the prompt."""
+    ctx.store.check_trusted(mailboxes)  # another user's state: logged, nothing delivered
+    ctx.store.ensure()
+    ctx.store.bind(seat)
+    if fmt is not None:
+        for name in mailboxes:
+            ctx.store.mailbox(name).touch_hooked()
+    if person and not ctx.in_tool_call:
+        # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
+        # it could write any prompt, and only the harness's hook reports what a person typed.
+        ctx.store.mailbox(mailboxes[0]).mark_prompted()
+
+
+def _stop_guard(ctx: Ctx, mailboxes: list[str], fmt: str | None) -> StopGuard:
+    """The Stop hook's loop guard, and the harness's Stop marked on the seat's mailboxes."""
+    from hail.hooks.stop import StopGuard, started
+
+    guard = StopGuard(
+        ctx.store.mailbox(mailboxes[0]).path,
+        protocol.payload_bytes(),
+        started=started(),
+        by_hand=ctx.in_tool_call,
+    )
+    if fmt is not None:
+        # Before looking for mail: a send that files after this look sees the mark and
+        # waits for the turn to end rather than leave its message for the next prompt.
+        for name in mailboxes:
+            ctx.store.mailbox(name).touch_stopping()
+    return guard
+
+
+def _blocked(ctx: Ctx, guard: StopGuard, mailboxes: list[str]) -> None:
+    """The Stop hook printed mail, so the turn goes on: its next Stop looks again."""
+    try:
+        guard.blocked()
+        for name in mailboxes:
+            ctx.store.mailbox(name).clear_stopping()
+    except OSError as exc:
+        protocol.log_error(ctx.store, "deliver", exc)
 
 
 def _person_prompted(payload: bytes) -> bool:

@@ -2,7 +2,7 @@
 installs and what the Home Manager module (`nix/hooks.nix`) installs.
 
 Each hook is an event, hail's arguments, and a group matcher when the harness needs one. The JSON
-file ships inside the package beside this module, and the Nix module reads the same file from the
+file ships inside the package (`src/hail/data/`), and the Nix module reads the same file from the
 source tree, so the two installers cannot drift apart (`tests/unit/test_hook_table.py`).
 """
 
@@ -16,7 +16,10 @@ from typing import Literal, cast
 
 Harness = Literal["claude", "codex"]
 
-TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "harness_hooks.json")
+#: In the package's `data/`, where the Nix module reads it from the source tree.
+TABLE_PATH = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "harness_hooks.json"
+)
 
 #: The program hook commands name when the caller gives none: `hail` from the harness's PATH.
 DEFAULT_PROGRAM = "hail"
@@ -50,6 +53,23 @@ def hook_specs(harness: Harness) -> tuple[HookSpec, ...]:
         )
         for entry in table[harness]
     )
+
+
+def hook_spec(harness: Harness, event: str) -> HookSpec:
+    """hail's hook for one event of a harness."""
+    return next(spec for spec in hook_specs(harness) if spec.event == event)
+
+
+_HARNESSES: tuple[Harness, ...] = ("claude", "codex")
+#: The events hail installs hooks for, in the order setup writes and reports them; those
+#: `hail deliver --event` takes are `argv.DELIVER_EVENTS`.
+HOOKED_EVENTS = tuple(dict.fromkeys(s.event for h in _HARNESSES for s in hook_specs(h)))
+
+
+def wanted_hooks(harness: Harness, program: str = DEFAULT_PROGRAM) -> dict[str, str]:
+    """The hooks hail installs for a harness: event → command running `program`
+    (`data/harness_hooks.json`)."""
+    return {spec.event: spec.command(program) for spec in hook_specs(harness)}
 
 
 def hook_groups(

@@ -20,14 +20,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hail.hook_table import Harness, HookSpec, hook_specs
-from hail.setup_merge import (
-    CODEX_DEFAULT_TIMEOUT,
-    EVENTS,
-    codex_trust_hash,
-    codex_trust_key,
-    hook_argv,
-)
+from hail.install.codex_hooks_json import CODEX_HOOKS_JSON
+from hail.install.codex_trust import CODEX_DEFAULT_TIMEOUT, codex_trust_hash, codex_trust_key
+from hail.install.configs import ConfigFile, ConfigKind
+from hail.install.hook_table import HOOKED_EVENTS, Harness, HookSpec, hook_specs
+from hail.install.recognise import hook_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,8 +32,6 @@ if TYPE_CHECKING:
 
 #: Where Nix keeps its store unless NIX_STORE_DIR says otherwise.
 DEFAULT_STORE_DIR = "/nix/store"
-#: The file beside config.toml where Codex also reads hooks (Home Manager's programs.codex.hooks).
-CODEX_HOOKS_JSON = "hooks.json"
 #: What a user does instead of `hail setup` for a file Home Manager owns.
 USE_THE_MODULE = "enable programs.hail in your Home Manager configuration and switch"
 
@@ -49,17 +44,17 @@ def store_link(path: Path, env: Mapping[str, str]) -> bool:
     return os.path.realpath(path).startswith(store + os.sep)
 
 
-def managed_path(harness: Harness, path: Path, holds: str, env: Mapping[str, str]) -> Path | None:
+def managed_path(cfg: ConfigFile, env: Mapping[str, str]) -> Path | None:
     """The file that makes this config Home Manager's, or None when hail setup may edit it.
 
     Codex reads hooks from config.toml and from hooks.json beside it: when either is a store link,
     Home Manager installs Codex's hooks, and hail setup must not add a second copy to config.toml.
     """
-    if harness == "codex" and holds == "hooks":
-        hooks_json = path.with_name(CODEX_HOOKS_JSON)
+    if cfg.kind is ConfigKind.CODEX_CONFIG:
+        hooks_json = cfg.path.with_name(CODEX_HOOKS_JSON)
         if store_link(hooks_json, env):  # where Home Manager's programs.codex puts hooks
             return hooks_json
-    return path if store_link(path, env) else None
+    return cfg.path if store_link(cfg.path, env) else None
 
 
 def skip_line(name: str, path: Path) -> str:
@@ -181,7 +176,7 @@ def doctor_lines(
     if harness == "codex":
         untrusted = _untrusted(found, tops[config], trust_path)
         if untrusted:
-            names = " ".join(e for e in EVENTS if e in untrusted)
+            names = " ".join(e for e in HOOKED_EVENTS if e in untrusted)
             lines.append(
                 (
                     "note",

@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING
 
 from hail import policy
-from hail.hook_program import find_program, hook_word, login_path
+from hail.install.program import find_program, hook_word, login_path
 from hail.text import clip_value
 from hail.transport import agent_process
 
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 def hook_run_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
-    from hail.commands.setup import installed_hook_programs
+    from hail.install.checks import installed_hook_programs
 
     lines: list[Line] = []
     checked: set[tuple[str, str]] = set()

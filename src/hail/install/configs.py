@@ -1,0 +1,156 @@
+"""The harness files hail manages, where they are, and their text as setup reads it.
+
+Claude Code's settings.json (in `~/.claude`, and in `$CLAUDE_CONFIG_DIR` when that is another
+directory), Codex's config.toml and hail's Codex rule in `$CODEX_HOME` (default `~/.codex`), and
+Codex's hooks.json beside config.toml, which holds hail's Codex hooks when it already has them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import enum
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from hail.errors import StateError
+from hail.install.codex_hooks_json import CODEX_HOOKS_JSON
+from hail.install.codex_rules import RULES_NAME
+from hail.install.hook_table import Harness
+from hail.install.write import Seen, look
+
+
+class ConfigKind(enum.Enum):
+    """Which harness file a `ConfigFile` is: how setup merges it and what doctor says of it."""
+
+    #: Claude Code's settings.json: hail's hooks merged in.
+    CLAUDE_SETTINGS = enum.auto()
+    #: Codex's config.toml: hail's hooks merged in, or only their trust when hooks.json has them.
+    CODEX_CONFIG = enum.auto()
+    #: Codex's hooks.json beside config.toml, once it holds hail's hooks.
+    CODEX_HOOKS_JSON = enum.auto()
+    #: hail's Codex rule: a file of hail's own, written whole.
+    CODEX_RULE = enum.auto()
+
+    @property
+    def holds_hooks(self) -> bool:
+        """A config hail merges its hooks into (every kind but the rule)."""
+        return self is not ConfigKind.CODEX_RULE
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """One harness file hail manages: a config holding hail's hooks, or Codex's rule file."""
+
+    name: str
+    harness: Harness
+    directory: Path
+    path: Path
+    #: How Codex spells this config's path in its trust keys (unused for Claude).
+    trust_path: str
+    kind: ConfigKind
+
+    @property
+    def what(self) -> str:
+        return "hail hooks" if self.kind.holds_hooks else "hail's rule"
+
+    @property
+    def installed(self) -> bool:
+        """A harness is handled only when its config directory exists."""
+        return self.directory.is_dir()
+
+
+def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
+    """The configs setup and doctor handle, in the order they report them.
+
+    `~/.claude/settings.json`, then `$CLAUDE_CONFIG_DIR/settings.json` when that names another
+    directory (sessions on one machine may use either), then `$CODEX_HOME/config.toml`
+    (default `~/.codex/config.toml`).
+    """
+    home = env.get("HOME", "")
+    if not home:
+        raise StateError("HOME is not set; set it to your home directory, then rerun hail setup")
+    claude_dir = Path(home) / ".claude"
+    dirs = [claude_dir]
+    other = env.get("CLAUDE_CONFIG_DIR", "")
+    if other and os.path.realpath(other) != os.path.realpath(claude_dir):
+        dirs.append(Path(other).absolute())
+    files = [
+        ConfigFile(
+            "Claude Code",
+            "claude",
+            d,
+            d / "settings.json",
+            str(d / "settings.json"),
+            ConfigKind.CLAUDE_SETTINGS,
+        )
+        for d in dirs
+    ]
+    return files + _codex_files(env, home)
+
+
+def _codex_files(env: Mapping[str, str], home: str) -> list[ConfigFile]:
+    codex_home = env.get("CODEX_HOME", "")
+    if codex_home:
+        codex_dir = Path(codex_home).absolute()
+        # Codex canonicalises a CODEX_HOME it is given, and keys its hook trust by that path.
+        trust_dir = os.path.realpath(codex_home)
+    else:
+        codex_dir = Path(home) / ".codex"
+        trust_dir = str(codex_dir)
+    config = ConfigFile(
+        "Codex",
+        "codex",
+        codex_dir,
+        codex_dir / "config.toml",
+        str(Path(trust_dir) / "config.toml"),
+        ConfigKind.CODEX_CONFIG,
+    )
+    rule = ConfigFile(
+        "Codex", "codex", codex_dir, codex_dir / "rules" / RULES_NAME, "", ConfigKind.CODEX_RULE
+    )
+    return [config, rule]
+
+
+def hooks_json(cfg: ConfigFile) -> ConfigFile:
+    """Codex's hooks.json beside its config.toml, where Codex reads hooks too."""
+    return ConfigFile(
+        cfg.name,
+        cfg.harness,
+        cfg.directory,
+        cfg.path.with_name(CODEX_HOOKS_JSON),
+        str(Path(cfg.trust_path).with_name(CODEX_HOOKS_JSON)),
+        ConfigKind.CODEX_HOOKS_JSON,
+    )
+
+
+def read(path: Path) -> str:
+    """The config's text; a missing file counts as empty."""
+    return read_seen(path)[0]
+
+
+def read_seen(path: Path) -> tuple[str, Seen]:
+    """The config's text, and the file as it was read (for the compare before a write)."""
+    try:
+        seen = look(path)
+    except OSError as e:
+        raise StateError(
+            f"cannot read {path}: {e.strerror or e}; fix it, then rerun hail setup"
+        ) from None
+    data = seen.data
+    try:
+        return data.decode("utf-8"), seen
+    except UnicodeDecodeError as e:
+        raise StateError(
+            f"{path} is not UTF-8 text ({e.reason} at byte {e.start}); "
+            "fix it, then rerun hail setup"
+        ) from None
+
+
+def unified_diff(old: str, new: str, path: str) -> str:
+    """A unified diff old → new, both headers naming `path`; every line newline-terminated."""
+    lines = difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), fromfile=path, tofile=path
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
