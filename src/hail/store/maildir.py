@@ -78,7 +78,7 @@ class Mailbox:
         else:
             dest = os.path.join(self.new, f"{msg_id}.md")
         os.rename(tmp, dest)
-        _sync_dir(os.path.dirname(dest))
+        fs.sync_dir(os.path.dirname(dest))
         return dest
 
     def claim(self, msg_id: str, how: How) -> str | None:
@@ -201,16 +201,3 @@ def not_yours(path: str) -> str:
         f"unread: run sudo chown {os.getuid()} {path}, or ask that user to remove it"
     )
 
-
-def _sync_dir(path: str) -> None:
-    """Make a rename durable where the platform allows fsync on a directory."""
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
