@@ -170,7 +170,8 @@ def await_replies(ctx: Ctx, asks: list[str], timeout: float | None, *, any_: boo
     """`hail await --reply <id>… [--timeout S] [--any]`."""
     if not asks:
         raise UsageError("await --reply needs the id of at least one ask you sent")
-    seat = ctx.require_seat()
+    seat = ctx.seat_here()
+    ctx.bind(seat)
     awaited = [own_ask(ctx, seat.name, a) for a in asks]
     limit = ctx.default_wait() if timeout is None else timeout
     wait = waits.Wait(

@@ -239,7 +239,8 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     the rest stays unread and a closing line says how many remain. Every claim is given back on
     any failure before the text was written.
     """
-    seat = ctx.require_seat()
+    seat = ctx.seat_here()
+    ctx.bind(seat)
     got = _Inbox()
     try:
         _collect(ctx, seat, peek, all_, got)
