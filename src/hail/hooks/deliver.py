@@ -11,71 +11,7 @@ from __future__ import annotations
 from hail import policy
 from hail.context import Ctx
 from hail.hooks import protocol
-from hail.store import fs
-from hail.store.maildir import Mailbox, not_yours
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from hail.store.message import Message
-
-_PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
-
-
-class Claims:
-    """Messages claimed by this call; `give_back_all` undoes them when output fails."""
-
-    __slots__ = ("left_unread", "refused", "taken")
-
-    def __init__(self) -> None:
-        self.taken: list[tuple[Mailbox, str, Message]] = []
-        self.left_unread = 0  # unread messages past the budget, left for the next call
-        self.refused: list[str] = []  # unread files of another user: never claimed
-
-    def give_back_all(self) -> None:
-        for box, path, _ in self.taken:
-            box.give_back(path)
-        self.taken.clear()
-
-
-def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
-    """Take at most 5 messages and about 8 KB, oldest first; the first one always
-    [docs/envelope-and-frames.md "Budget"]."""
-    claims = Claims()
-    used = 0
-    stopped = False
-    for name in mailboxes:
-        box = ctx.store.mailbox(name)
-        for unread in box.unread():
-            if stopped:
-                claims.left_unread += 1
-                continue
-            if claims.taken and (
-                len(claims.taken) >= policy.DELIVER_MAX_MESSAGES
-                or used + unread.size > policy.DELIVER_MAX_BYTES
-            ):
-                stopped = True
-                claims.left_unread += 1
-                continue
-            try:
-                path = box.claim(unread.id, "injected")
-            except PermissionError:
-                claims.refused.append(unread.path)
-                continue
-            if path is None:
-                continue  # another reader won the race
-            # Only imported when there is mail: the empty hook, the common one, needs neither.
-            from hail import frame
-            from hail.store.message import Message, parse
-
-            claims.taken.append((box, path, Message()))  # given back even if reading fails
-            text = fs.read_text(path)
-            if text is None:  # gone since the claim: nothing to show
-                claims.taken.pop()
-                continue
-            msg = parse(text)
-            claims.taken[-1] = (box, path, msg)
-            used += frame.frame_bytes(frame.frame(_PLACEHOLDER_TOKEN, msg))
-    return claims
+from hail.store.maildir import Claims, claim_within_budget, not_yours
 
 
 def render(claims: Claims, prompt: str = "") -> str:
@@ -83,7 +19,7 @@ def render(claims: Claims, prompt: str = "") -> str:
     framed without its headline, which the model has just read there."""
     from hail import frame
 
-    messages = [msg for _, _, msg in claims.taken]
+    messages = [one.msg for one in claims.taken]
     token = frame.draw_token(t for msg in messages for t in frame.texts_of(msg))
     lines = [frame.preamble(len(messages), token)]
     for i, msg in enumerate(messages):
@@ -108,7 +44,7 @@ def deliver(fmt: str | None, event: str) -> int:
     # A prompt's payload says whether a person typed it, and which envelope it is: read it once.
     payload = protocol.payload_bytes() if fmt is not None and event == "UserPromptSubmit" else b""
     ctx: Ctx | None = None
-    claims = Claims()
+    claims = Claims(policy.DELIVER_MAX_BYTES, policy.DELIVER_MAX_MESSAGES)
     guard = None
     try:
         person = bool(payload) and _person_prompted(payload)
@@ -143,7 +79,8 @@ def deliver(fmt: str | None, event: str) -> int:
                     ctx.store.mailbox(name).touch_stopping()
             if not guard.may_block():
                 return 0  # the turn ends; the mail waits for the next prompt or tool call
-        claims = claim_within_budget(ctx, mailboxes)
+        for name in mailboxes:
+            claim_within_budget(ctx.store.mailbox(name), "injected", claims)
         for path in claims.refused:
             protocol.log_error(ctx.store, "deliver", not_yours(path))
         if not claims.taken:
