@@ -120,15 +120,28 @@ class Ctx:
             self._seat_done = True
         return self._seat
 
-    def require_seat(self) -> Seat:
-        """The seat, bound on first use; exit 3 when there is none."""
+    def seat_here(self) -> Seat:
+        """The seat, checked: exit 3 when there is none or another root holds its name, 1 when
+        its state is another user's. Writes nothing: a verb that binds the seat calls `bind`."""
         found = self.seat()
         if found is None:
             raise no_seat_error(self.cwd)
         self.store.check_trusted(self.reading_mailboxes(found))
-        if found.bindable:  # a HAIL_SEAT seat writes nothing, not even the root
+        self.store.check_binding(found)
+        return found
+
+    def bind(self, seat: Seat) -> None:
+        """Bind the seat to its directory on first use, the state root made for it; refuse a
+        second directory under its name. A HAIL_SEAT seat is only checked: it writes nothing,
+        not even the root."""
+        if seat.bindable:
             self.store.ensure()
-        self.store.bind(found)
+        self.store.bind(seat)
+
+    def require_seat(self) -> Seat:
+        """Resolve and bind: `seat_here`, then `bind`, for a verb that binds the seat it runs in."""
+        found = self.seat_here()
+        self.bind(found)
         return found
 
     def reading_mailboxes(self, seat: Seat, *, codex_format: bool = False) -> list[str]:

@@ -182,6 +182,44 @@ def test_a_tool_call_hook_keeps_the_headline_whatever_its_payload_says(world: Wo
     assert f"id:{msg_id}] the headline\nthe body\n" in text
 
 
+@pytest.mark.parametrize("prompt", ["[hail kind:ask from:boss id:{id}] the headline", "go on"])
+def test_a_stop_hook_keeps_the_headline_and_marks_no_prompt_whatever_its_payload_says(
+    world: World, prompt: str
+) -> None:
+    """A Stop reads its payload for the streak only: a `prompt` key in it is no prompt."""
+    msg_id = world.send("worker", "ask", "the headline", body="the body")
+    payload = {**json.loads(stop_payload()), "prompt": prompt.format(id=msg_id)}
+    proc = world.run(
+        "deliver", "--format", "claude", "--event", "Stop", cwd="worker",
+        stdin=json.dumps(payload),
+    )  # fmt: skip
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert f"id:{msg_id}] the headline\nthe body\n" in json.loads(proc.stdout)["reason"]
+    assert not (world.state / "seats/worker/prompted").exists()
+    assert (world.state / "seats/worker/stops" / SESSION_A).exists(), "the streak read it"
+
+
+@pytest.mark.parametrize("event", ["UserPromptSubmit", "Stop"])
+def test_only_a_tool_call_is_held_back_for_a_sub_agent(world: World, event: str) -> None:
+    msg_id = world.send("worker", "ask", "for the agent", body="body")
+    payload = json.dumps({"agent_id": "a1", "hook_event_name": event, "prompt": "go on"})
+    proc = world.run("deliver", "--format", "claude", "--event", event, cwd="worker", stdin=payload)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert f"id:{msg_id}" in proc.stdout
+    assert world.run("sent", msg_id).stdout.startswith("injected ")
+
+
+def test_a_stop_run_without_format_reads_its_payload_too(world: World) -> None:
+    world.send("worker", "ask", "arrives when the turn ends")
+    proc = world.run(
+        "deliver", "--event", "Stop", cwd="worker", stdin=stop_payload(SESSION_B, first=True)
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.startswith('{"decision":"block"')
+    assert (world.state / "seats/worker/stops" / SESSION_B).exists()
+    assert not (world.state / "seats/worker/hooked").exists(), "by hand: no hook ran"
+
+
 def test_a_body_is_delivered_once(world: World) -> None:
     world.send("worker", "ask", "with a body", body="the one body")
     first = world.run("deliver", "--format", "claude", cwd="worker")

@@ -114,6 +114,64 @@ def test_inbox_gives_every_claim_back_when_reading_a_claimed_file_fails(
         assert world.run("sent", msg_id).stdout == "delivered\n"
 
 
+def test_the_hook_gives_every_claim_back_when_reading_a_claimed_file_fails(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hook's counterpart: its budget loop fails after a first claim, and the hook, which
+    logs the error and exits 0, must give that claim back too."""
+    from hail.store import fs
+
+    assert world.run("whoami", cwd="worker").returncode == 0
+    ids = [world.send("worker", "ask", f"m{i}") for i in range(3)]
+    real_read = fs.read_text
+    calls = {"n": 0}
+
+    def failing_read(path: str, errors: str = "replace") -> str | None:
+        if "/cur/" in path:
+            calls["n"] += 1
+            if calls["n"] == 2:
+                raise PermissionError(13, "Permission denied", path)
+        return real_read(path, errors)
+
+    monkeypatch.setattr(fs, "read_text", failing_read)
+    for key, value in world.env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.chdir(world.seat_dir("worker"))
+    assert deliver_mod.deliver(None, "UserPromptSubmit") == 0
+    assert calls["n"] == 2
+    assert "Permission denied" in (world.state / "hook-errors.log").read_text()
+    for msg_id in ids:
+        assert world.run("sent", msg_id).stdout == "delivered\n"
+
+
+def test_a_wait_gives_every_claimed_reply_back_when_reading_one_fails(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`await --reply` and `ask --wait` claim the replies they print: the same guarantee."""
+    from hail.commands import converse
+    from hail.context import Ctx
+    from hail.store import fs
+
+    assert world.run("whoami", cwd="worker").returncode == 0
+    ids = [world.send("worker", "fyi", f"reply {i}") for i in range(3)]
+    real_read = fs.read_text
+    calls = {"n": 0}
+
+    def failing_read(path: str, errors: str = "replace") -> str | None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise PermissionError(13, "Permission denied", path)
+        return real_read(path, errors)
+
+    monkeypatch.setattr(fs, "read_text", failing_read)
+    monkeypatch.chdir(world.seat_dir("worker"))
+    ctx = Ctx.from_env(world.env)
+    with pytest.raises(PermissionError):
+        converse.show_replies(ctx, [(msg_id, "worker") for msg_id in ids])
+    for msg_id in ids:
+        assert world.run("sent", msg_id).stdout == "delivered\n"
+
+
 # --- gc and a claim in progress ------------------------------------------------------------------
 
 

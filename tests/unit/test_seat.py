@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from hail import seat as seats
+from hail.context import Ctx
 from hail.errors import SeatError, UsageError
 from hail.seat import Addr, Seat, parse_mailbox, parse_target
+from hail.store.store import Store, state_root
 
 
 def find_seat(cwd: Path, home: Path) -> Seat | None:
@@ -227,3 +229,64 @@ def test_a_sub_agent_address_is_not_in_the_core() -> None:
 )
 def test_mailbox_names_are_seats_or_sub_seats(text: str, parsed: tuple[str, str] | None) -> None:
     assert parse_mailbox(text) == parsed
+
+
+# --- resolving the seat here, and binding it (docs/seats.md "Binding") ----------------------------
+
+
+def _ctx(tmp_path: Path, cwd: Path, extra: dict[str, str] | None = None) -> Ctx:
+    env = {
+        "HOME": str(tmp_path / "home"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        **(extra or {}),
+    }
+    return Ctx(env, str(cwd), env["HOME"], Store(state_root(env)), "", False, 160)
+
+
+def _workspace(tmp_path: Path, name: str) -> Path:
+    ws = tmp_path / name
+    ws.mkdir()
+    (ws / ".hail-seat").write_text("api\n")
+    return ws
+
+
+def test_resolving_the_seat_here_writes_nothing_and_binding_it_records_its_root(
+    tmp_path: Path,
+) -> None:
+    ws = _workspace(tmp_path, "ws")
+    ctx = _ctx(tmp_path, ws)
+    seat = ctx.seat_here()
+    assert (seat.name, seat.root) == ("api", str(ws))
+    assert not (tmp_path / "state").exists()
+    ctx.bind(seat)
+    assert (tmp_path / "state/hail/seats/api/root").read_text() == f"{ws}\n"
+
+
+def test_resolving_refuses_no_seat_and_a_name_bound_elsewhere_before_anything_binds(
+    tmp_path: Path,
+) -> None:
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    with pytest.raises(SeatError, match="no seat here"):
+        _ctx(tmp_path, loose).seat_here()
+    first = _ctx(tmp_path, _workspace(tmp_path, "first"))
+    first.bind(first.seat_here())
+    before = (tmp_path / "state/hail/seats/api/root").read_text()
+    with pytest.raises(SeatError, match="is bound to"):
+        _ctx(tmp_path, _workspace(tmp_path, "second")).seat_here()
+    assert (tmp_path / "state/hail/seats/api/root").read_text() == before
+
+
+def test_a_hail_seat_seat_is_resolved_and_bound_without_writing_anything(tmp_path: Path) -> None:
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    ctx = _ctx(tmp_path, loose, {"HAIL_SEAT": "cron"})
+    ctx.bind(ctx.seat_here())
+    assert ctx.require_seat().name == "cron"
+    assert not (tmp_path / "state").exists()
+
+
+def test_require_seat_resolves_and_binds(tmp_path: Path) -> None:
+    ws = _workspace(tmp_path, "ws")
+    assert _ctx(tmp_path, ws).require_seat().name == "api"
+    assert (tmp_path / "state/hail/seats/api/root").read_text() == f"{ws}\n"

@@ -114,6 +114,29 @@ def show_replies(ctx: Ctx, replies: list[tuple[str, str]]) -> None:
     """Claim the unread replies (`read`) and print every reply framed, as `hail inbox` does."""
     items: list[_Shown] = []
     claims: list[tuple[Mailbox, str]] = []
+    try:
+        _take_replies(ctx, replies, items, claims)
+    except BaseException:  # nothing printed yet: every reply claimed here is unread again
+        for box, path in claims:
+            box.give_back(path)
+        raise
+    if items:
+        # Within the inbox's budget, every reply shown: one cut short is still claimed, since its
+        # start and the `hail show` that prints the rest reached the agent.
+        write_claimed(
+            items,
+            claims,
+            "the replies",
+            "they arrive with your next prompt or tool call",
+            budget=policy.INBOX_MAX_BYTES,
+            shared=True,
+        )
+
+
+def _take_replies(
+    ctx: Ctx, replies: list[tuple[str, str]], items: list[_Shown], claims: list[tuple[Mailbox, str]]
+) -> None:
+    """Each reply read, claimed first when unread (the claim recorded before its file is read)."""
     for reply_id, name in replies:
         box = ctx.store.mailbox(name)
         path = box.claim(reply_id, "read")
@@ -129,17 +152,6 @@ def show_replies(ctx: Ctx, replies: list[tuple[str, str]]) -> None:
         text = fs.read_text(path)
         if text is not None:
             items.append(_Shown(parse(text), receipt))
-    if items:
-        # Within the inbox's budget, every reply shown: one cut short is still claimed, since its
-        # start and the `hail show` that prints the rest reached the agent.
-        write_claimed(
-            items,
-            claims,
-            "the replies",
-            "they arrive with your next prompt or tool call",
-            budget=policy.INBOX_MAX_BYTES,
-            shared=True,
-        )
 
 
 def _timed_out(asks: list[str], missing: list[str], timeout: float) -> StateError:
@@ -170,7 +182,8 @@ def await_replies(ctx: Ctx, asks: list[str], timeout: float | None, *, any_: boo
     """`hail await --reply <id>… [--timeout S] [--any]`."""
     if not asks:
         raise UsageError("await --reply needs the id of at least one ask you sent")
-    seat = ctx.require_seat()
+    seat = ctx.seat_here()
+    ctx.bind(seat)
     awaited = [own_ask(ctx, seat.name, a) for a in asks]
     limit = ctx.default_wait() if timeout is None else timeout
     wait = waits.Wait(

@@ -18,7 +18,7 @@ from hail.context import Ctx
 from hail.errors import StateError, UsageError
 from hail.output import emit, note
 from hail.store import fs
-from hail.store.maildir import Mailbox, not_yours
+from hail.store.maildir import Claims, Mailbox, claim_within_budget, not_yours
 from hail.store.message import Message, parse
 from hail.store.store import Receipt, Store, receipt_in
 
@@ -155,56 +155,25 @@ def _write(lines: list[str]) -> None:
 class _Inbox:
     """What one `hail inbox` call shows, what it claimed, and what it had to leave."""
 
-    __slots__ = ("claims", "hidden", "items", "left", "refused", "used")
+    __slots__ = ("claims", "hidden", "items")
 
     def __init__(self) -> None:
         self.items: list[_Shown] = []
-        self.claims: list[tuple[Mailbox, str]] = []
-        self.refused: list[str] = []  # unread files of another user: never claimed
-        self.left = 0  # unread messages past the output budget: still unread
+        self.claims = Claims(policy.INBOX_MAX_BYTES)
         self.hidden = 0  # `--all`: read messages past the output budget, not shown
-        self.used = 0
-
-    def give_back(self) -> None:
-        for box, path in self.claims:
-            box.give_back(path)
-        self.claims.clear()
 
 
 def _take_unread(box: Mailbox, peek: bool, got: _Inbox) -> list[tuple[str, _Shown]]:
     """Unread messages, oldest first, within the output budget (the first one always)."""
-    from hail import frame
-
-    entries: list[tuple[str, _Shown]] = []
-    for unread in box.unread():
-        if got.left or ((got.items or entries) and got.used + unread.size > policy.INBOX_MAX_BYTES):
-            got.left += 1  # stays unread: the next `hail inbox` prints it
-            continue
-        path = unread.path
-        if not peek:
-            try:
-                claimed = box.claim(unread.id, "read")
-            except PermissionError:
-                got.refused.append(unread.path)
-                continue
-            if claimed is None:
-                continue  # another reader took it first: it reached that reader
-            got.claims.append((box, claimed))
-            path = claimed
-        text = fs.read_text(path)
-        if text is None:
-            continue
-        shown = _Shown(parse(text), None)
-        got.used += frame.frame_bytes(frame.frame("0" * 8, shown.msg))
-        entries.append((unread.id, shown))
-    return entries
+    taken = claim_within_budget(box, None if peek else "read", got.claims)
+    return [(one.id, _Shown(one.msg, None)) for one in taken]
 
 
 def _read_ones(box: Mailbox, got: _Inbox) -> list[tuple[str, _Shown]]:
     """`--all`: the claimed messages of the mailbox with their receipts, newest first while the
     output budget lasts; the older ones are only counted."""
     entries = []
-    claimed = {p for _, p in got.claims}
+    claimed = {p for _, p in got.claims.claimed}
     for msg_id, how, path in sorted(box.claimed(), reverse=True):
         if path in claimed:
             continue
@@ -212,12 +181,12 @@ def _read_ones(box: Mailbox, got: _Inbox) -> list[tuple[str, _Shown]]:
             st = os.stat(path)
         except FileNotFoundError:
             continue
-        if got.hidden or got.used + st.st_size > policy.INBOX_MAX_BYTES:
+        if got.hidden or got.claims.used + st.st_size > policy.INBOX_MAX_BYTES:
             got.hidden += 1
             continue
         text = fs.read_text(path)
         if text is not None:
-            got.used += st.st_size
+            got.claims.count(st.st_size)
             entries.append((msg_id, _Shown(parse(text), f"{how} {ids.iso(st.st_mtime)}")))
     return entries
 
@@ -239,28 +208,30 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     the rest stays unread and a closing line says how many remain. Every claim is given back on
     any failure before the text was written.
     """
-    seat = ctx.require_seat()
+    seat = ctx.seat_here()
+    ctx.bind(seat)
     got = _Inbox()
     try:
         _collect(ctx, seat, peek, all_, got)
     except BaseException:
-        got.give_back()
+        got.claims.give_back_all()
         raise
+    left = got.claims.left_unread
     if got.items:
-        tail = [f"({got.left} more unread: run hail inbox again)"] if got.left else []
+        tail = [f"({left} more unread: run hail inbox again)"] if left else []
         if got.hidden:
             tail.append(f"({got.hidden} older read messages not shown: hail show <id> prints one)")
         write_claimed(
             got.items,
-            got.claims,
+            got.claims.claimed,
             "the inbox",
             "run hail inbox again",
             budget=policy.INBOX_MAX_BYTES,
             tail=tail,
         )
-    elif not got.refused:
+    elif not got.claims.refused:
         emit("(inbox empty)")
-    for path in got.refused:
+    for path in got.claims.refused:
         note(not_yours(path))
     return 0
 

@@ -9,7 +9,8 @@ from hail.output import emit
 
 
 def whoami(ctx: Ctx) -> int:
-    seat = ctx.require_seat()  # binds a directory seat; a HAIL_SEAT seat creates nothing
+    seat = ctx.seat_here()
+    ctx.bind(seat)  # a HAIL_SEAT seat creates nothing
     emit(f"seat: {seat.name}")
     mailboxes = ctx.reading_mailboxes(seat)
     if len(mailboxes) > 1:

@@ -44,7 +44,8 @@ def brief(ctx: Ctx, *, all_: bool) -> int:
     """Print the brief for this seat (exit 3 without one); nothing when there is nothing to say."""
     from hail.output import emit  # the hook writes its text itself (`brief_hook`)
 
-    seat = ctx.require_seat()
+    seat = ctx.seat_here()
+    ctx.bind(seat)
     for line in brief_lines(ctx, seat, all_=all_):
         emit(line)
     return 0
@@ -55,10 +56,10 @@ def brief_hook(*, all_: bool) -> int:
     ctx: Ctx | None = None
     try:
         ctx = Ctx.from_env()
-        seat = ctx.seat()
-        if seat is None:
+        if ctx.seat() is None:
             return 0
-        ctx.require_seat()
+        seat = ctx.seat_here()
+        ctx.bind(seat)
         if seat.bindable:
             # SessionStart ran, so this seat's hooks run: doctor and the quiet fyi read this mark.
             ctx.store.mailbox(seat.name).touch_hooked()

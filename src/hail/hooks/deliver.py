@@ -11,73 +11,158 @@ from __future__ import annotations
 from hail import policy
 from hail.context import Ctx
 from hail.hooks import protocol
-from hail.store import fs
-from hail.store.maildir import Mailbox, not_yours
+from hail.store.maildir import Claims, claim_within_budget, not_yours
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.hooks.stop import StopGuard
     from hail.seat import Seat
-    from hail.store.message import Message
-
-_PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
 
 
-class Claims:
-    """Messages claimed by this call; `give_back_all` undoes them when output fails."""
+def deliver(fmt: str | None, event: str) -> int:
+    """The hook verb. Always exits 0 once its arguments parsed."""
+    if protocol.stdout_reaches_nobody():
+        return 0
+    payload = read_payload(fmt, event)
+    if payload.from_subagent():
+        return 0  # its context is thrown away: nothing is claimed or marked
+    run = _Run(fmt, event, payload)
+    try:
+        out = run.prepare()
+    except Exception as exc:
+        run.claims.give_back_all()
+        protocol.log_error(run.ctx.store if run.ctx else None, "deliver", exc)
+        return 0
+    if out:
+        run.hand_over(out)
+    return 0
 
-    __slots__ = ("left_unread", "refused", "taken")
 
-    def __init__(self) -> None:
-        self.taken: list[tuple[Mailbox, str, Message]] = []
-        self.left_unread = 0  # unread messages past the budget, left for the next call
-        self.refused: list[str] = []  # unread files of another user: never claimed
+class Payload:
+    """The harness's payload and what it says, as far as the hook's event asks it [docs/hooks.md
+    "What deliver reads"]: a tool call's whether a sub-agent made it, a prompt's whether a person
+    typed it and which envelope it is, a Stop's which session's streak it continues."""
 
-    def give_back_all(self) -> None:
-        for box, path, _ in self.taken:
-            box.give_back(path)
-        self.taken.clear()
+    __slots__ = ("data", "event")
+
+    def __init__(self, event: str, data: bytes) -> None:
+        self.event = event
+        self.data = data
+
+    def from_subagent(self) -> bool:
+        """A tool call of a sub-agent, or one whose payload was not seen whole (the safe side)."""
+        if self.event != "PostToolUse":
+            return False
+        return protocol.is_subagent_call(protocol.payload_json(self.data))
+
+    def person_prompted(self) -> bool:
+        """Whether a person typed the prompt, not an envelope hail typed."""
+        if self.event != "UserPromptSubmit" or not self.data:
+            return False
+        from hail.hooks.person import person_prompted
+
+        return person_prompted(self.data) is True
+
+    def prompt(self) -> str:
+        """The prompt being submitted; "" on any other event, or when the payload holds none."""
+        if self.event != "UserPromptSubmit":
+            return ""
+        return protocol.prompt_of(self.data) or ""
 
 
-def claim_within_budget(ctx: Ctx, mailboxes: list[str]) -> Claims:
-    """Take at most 5 messages and about 8 KB, oldest first; the first one always
-    [docs/envelope-and-frames.md "Budget"]."""
-    claims = Claims()
-    used = 0
-    stopped = False
-    for name in mailboxes:
-        box = ctx.store.mailbox(name)
-        for unread in box.unread():
-            if stopped:
-                claims.left_unread += 1
-                continue
-            if claims.taken and (
-                len(claims.taken) >= policy.DELIVER_MAX_MESSAGES
-                or used + unread.size > policy.DELIVER_MAX_BYTES
-            ):
-                stopped = True
-                claims.left_unread += 1
-                continue
-            try:
-                path = box.claim(unread.id, "injected")
-            except PermissionError:
-                claims.refused.append(unread.path)
-                continue
-            if path is None:
-                continue  # another reader won the race
-            # Only imported when there is mail: the empty hook, the common one, needs neither.
-            from hail import frame
-            from hail.store.message import Message, parse
+def read_payload(fmt: str | None, event: str) -> Payload:
+    """The payload, read from stdin once, before anything is decided: an installed hook's
+    (`--format`) on every event, and a Stop's always, whose streak its session keys; nothing
+    else reads stdin."""
+    reads = fmt is not None or event == "Stop"
+    return Payload(event, protocol.payload_bytes() if reads else b"")
 
-            claims.taken.append((box, path, Message()))  # given back even if reading fails
-            text = fs.read_text(path)
-            if text is None:  # gone since the claim: nothing to show
-                claims.taken.pop()
-                continue
-            msg = parse(text)
-            claims.taken[-1] = (box, path, msg)
-            used += frame.frame_bytes(frame.frame(_PLACEHOLDER_TOKEN, msg))
-    return claims
+
+class _Run:
+    """One call of the hook: its context once it has one, its mailboxes, its claims, and on Stop
+    its loop guard."""
+
+    __slots__ = ("claims", "ctx", "event", "fmt", "guard", "mailboxes", "payload")
+
+    def __init__(self, fmt: str | None, event: str, payload: Payload) -> None:
+        self.fmt = fmt
+        self.event = event
+        self.payload = payload
+        self.ctx: Ctx | None = None
+        self.mailboxes: list[str] = []
+        self.claims = Claims(policy.DELIVER_MAX_BYTES, policy.DELIVER_MAX_MESSAGES)
+        self.guard: StopGuard | None = None
+
+    def prepare(self) -> str:
+        """What to print, its messages claimed; "" when there is nothing to print."""
+        ctx = self.ctx = Ctx.from_env()
+        seat = ctx.seat()
+        if seat is None:
+            return ""
+        self._open(ctx, seat)
+        if self.event == "Stop" and not self._stop_may_block(ctx):
+            return ""  # the turn ends; the mail waits for the next prompt or tool call
+        for name in self.mailboxes:
+            claim_within_budget(ctx.store.mailbox(name), "injected", self.claims)
+        for path in self.claims.refused:
+            protocol.log_error(ctx.store, "deliver", not_yours(path))
+        if not self.claims.taken:
+            return ""
+        return self._output(render(self.claims, self.payload.prompt()))
+
+    def _open(self, ctx: Ctx, seat: Seat) -> None:
+        """Bind the seat, name its mailboxes, and leave the marks this call sets."""
+        self.mailboxes = ctx.reading_mailboxes(seat, codex_format=self.fmt == "codex")
+        ctx.store.check_trusted(self.mailboxes)  # another user's state: logged, nothing delivered
+        ctx.store.ensure()
+        ctx.store.bind(seat)
+        if self.fmt is not None:
+            for name in self.mailboxes:
+                ctx.store.mailbox(name).touch_hooked()
+        if not ctx.in_tool_call and self.payload.person_prompted():
+            # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
+            # it could write any prompt, and only the harness's hook reports what a person typed.
+            ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
+
+    def _stop_may_block(self, ctx: Ctx) -> bool:
+        """Whether this Stop may make the agent go on, its streak read (`hooks/stop.py`)."""
+        from hail.hooks.stop import StopGuard, started
+
+        first = ctx.store.mailbox(self.mailboxes[0])
+        self.guard = StopGuard(
+            first.path, self.payload.data, started=started(), by_hand=ctx.in_tool_call
+        )
+        if self.fmt is not None:
+            # Before looking for mail: a send that files after this look sees the mark and
+            # waits for the turn to end rather than leave its message for the next prompt.
+            for name in self.mailboxes:
+                ctx.store.mailbox(name).touch_stopping()
+        return self.guard.may_block()
+
+    def _output(self, text: str) -> str:
+        """The text as the harness reads it: a Stop's block, hook JSON, or plain by hand."""
+        if self.guard is not None:
+            return protocol.stop_json(text)
+        return protocol.hook_json(self.event, text) if self.fmt is not None else text
+
+    def hand_over(self, out: str) -> None:
+        """Print `out`; when it did not reach the agent, give every claim back."""
+        try:
+            protocol.write_stdout(out + "\n")
+        except Exception:  # deliver it again later, under the same id
+            self.claims.give_back_all()
+            return
+        if self.guard is not None and self.ctx is not None:
+            self._count_block(self.guard, self.ctx)
+
+    def _count_block(self, guard: StopGuard, ctx: Ctx) -> None:
+        """This Stop made the agent go on: one more in its streak, and the turn is not ending."""
+        try:
+            guard.blocked()
+            for name in self.mailboxes:
+                ctx.store.mailbox(name).clear_stopping()  # its next Stop looks again
+        except OSError as exc:
+            protocol.log_error(ctx.store, "deliver", exc)
 
 
 def render(claims: Claims, prompt: str = "") -> str:
@@ -85,7 +170,7 @@ def render(claims: Claims, prompt: str = "") -> str:
     framed without its headline, which the model has just read there."""
     from hail import frame
 
-    messages = [msg for _, _, msg in claims.taken]
+    messages = [one.msg for one in claims.taken]
     token = frame.draw_token(t for msg in messages for t in frame.texts_of(msg))
     lines = [frame.preamble(len(messages), token)]
     for i, msg in enumerate(messages):
@@ -97,102 +182,3 @@ def render(claims: Claims, prompt: str = "") -> str:
     if claims.left_unread:
         lines.append(f"({claims.left_unread} more unread: hail inbox prints them)")
     return "\n".join(lines)
-
-
-def deliver(fmt: str | None, event: str) -> int:
-    """The hook verb. Always exits 0 once its arguments parsed."""
-    if protocol.stdout_reaches_nobody():
-        return 0
-    # The sub-agent guard reads a tool call's payload.
-    tool_call = fmt is not None and event == "PostToolUse"
-    if tool_call and protocol.is_subagent_call(protocol.payload()):
-        return 0
-    # A prompt's payload says whether a person typed it, and which envelope it is: read it once.
-    payload = protocol.payload_bytes() if fmt is not None and event == "UserPromptSubmit" else b""
-    ctx: Ctx | None = None
-    claims = Claims()
-    guard = None
-    try:
-        person = bool(payload) and _person_prompted(payload)
-        ctx = Ctx.from_env()
-        seat = ctx.seat()
-        if seat is None:
-            return 0
-        mailboxes = ctx.reading_mailboxes(seat, codex_format=fmt == "codex")
-        _enter(ctx, seat, mailboxes, fmt, person)
-        if event == "Stop":
-            guard = _stop_guard(ctx, mailboxes, fmt)
-            if not guard.may_block():
-                return 0  # the turn ends; the mail waits for the next prompt or tool call
-        claims = claim_within_budget(ctx, mailboxes)
-        for path in claims.refused:
-            protocol.log_error(ctx.store, "deliver", not_yours(path))
-        if not claims.taken:
-            return 0
-        text = render(claims, protocol.prompt_of(payload) or "")
-    except Exception as exc:
-        claims.give_back_all()
-        protocol.log_error(ctx.store if ctx else None, "deliver", exc)
-        return 0
-    if guard is not None:
-        out = protocol.stop_json(text)
-    else:
-        out = protocol.hook_json(event, text) if fmt is not None else text
-    try:
-        protocol.write_stdout(out + "\n")
-    except Exception:  # the text did not reach the agent: deliver it again later, same id
-        claims.give_back_all()
-        return 0
-    if guard is not None:
-        _blocked(ctx, guard, mailboxes)
-    return 0
-
-
-def _enter(ctx: Ctx, seat: Seat, mailboxes: list[str], fmt: str | None, person: bool) -> None:
-    """The seat's state made ready (when it is this user's), then marked: a harness's hook ran
-    here, and a person typed the prompt."""
-    ctx.store.check_trusted(mailboxes)  # another user's state: logged, nothing delivered
-    ctx.store.ensure()
-    ctx.store.bind(seat)
-    if fmt is not None:
-        for name in mailboxes:
-            ctx.store.mailbox(name).touch_hooked()
-    if person and not ctx.in_tool_call:
-        # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
-        # it could write any prompt, and only the harness's hook reports what a person typed.
-        ctx.store.mailbox(mailboxes[0]).mark_prompted()
-
-
-def _stop_guard(ctx: Ctx, mailboxes: list[str], fmt: str | None) -> StopGuard:
-    """The Stop hook's loop guard, and the harness's Stop marked on the seat's mailboxes."""
-    from hail.hooks.stop import StopGuard, started
-
-    guard = StopGuard(
-        ctx.store.mailbox(mailboxes[0]).path,
-        protocol.payload_bytes(),
-        started=started(),
-        by_hand=ctx.in_tool_call,
-    )
-    if fmt is not None:
-        # Before looking for mail: a send that files after this look sees the mark and
-        # waits for the turn to end rather than leave its message for the next prompt.
-        for name in mailboxes:
-            ctx.store.mailbox(name).touch_stopping()
-    return guard
-
-
-def _blocked(ctx: Ctx, guard: StopGuard, mailboxes: list[str]) -> None:
-    """The Stop hook printed mail, so the turn goes on: its next Stop looks again."""
-    try:
-        guard.blocked()
-        for name in mailboxes:
-            ctx.store.mailbox(name).clear_stopping()
-    except OSError as exc:
-        protocol.log_error(ctx.store, "deliver", exc)
-
-
-def _person_prompted(payload: bytes) -> bool:
-    """Whether the prompt in the harness's payload is a person's, not an envelope hail typed."""
-    from hail.hooks.person import person_prompted
-
-    return person_prompted(payload) is True

@@ -143,9 +143,8 @@ def _readable_within(seconds: float) -> bool:
 UNSEEN = {"agent_id": "?"}
 
 
-def payload() -> object | None:
-    """The harness's JSON payload, as far as the sub-agent guard needs it (`payload_bytes`)."""
-    data = payload_bytes()
+def payload_json(data: bytes) -> object | None:
+    """The payload (`payload_bytes`) as JSON, as far as the sub-agent guard needs it."""
     if not data:
         return None
     if len(data) >= policy.HOOK_STDIN_MAX or not closes_an_object(data):

@@ -11,6 +11,10 @@ import errno
 import os
 import stat
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 
@@ -33,13 +37,14 @@ def make_dirs(path: str) -> None:
         os.chmod(d, DIR_MODE)
 
 
-def write_new(path: str, data: bytes, *, sync: bool) -> None:
-    """Create `path` exclusively (0600) and write `data`; fsync when asked. A write that fails (a
-    full disk, say) leaves no half-written file behind."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+def write_new(path: str, data: bytes, *, sync: bool, mode: int = FILE_MODE) -> None:
+    """Create `path` exclusively (0600, or `mode` whatever the umask) and write `data`; fsync
+    when asked. A write that fails (a full disk, say) leaves no half-written file behind."""
+    # O_EXCL also refuses a symlink at `path` (POSIX), so nothing is written through one.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
         try:
-            os.fchmod(fd, FILE_MODE)
+            os.fchmod(fd, mode)
             write_all(fd, data)
             if sync:
                 os.fsync(fd)
@@ -66,8 +71,22 @@ def remove_quietly(path: str) -> None:
         pass
 
 
-def write_atomic(path: str, text: str) -> None:
-    """Records and configs: write `.<name>.<pid>.tmp` beside the target, then rename over it."""
+def write_atomic(
+    path: str,
+    text: str,
+    *,
+    mode: int = FILE_MODE,
+    sync: bool = False,
+    before_rename: Callable[[], bool] | None = None,
+) -> bool:
+    """Records and configs: write `.<name>.<pid>.tmp` beside the target, then rename over it (a
+    link at `path` is replaced, never written through). True once renamed.
+
+    The new file is `mode` (0600 by default) whatever the umask. With `sync`, it is fsynced before
+    the rename and its directory after it, so the new text survives a crash once this returns.
+    `before_rename`, when given, is asked last, just before the rename (after the sync): when it
+    says no, the new file is removed and the target left as it is (False).
+    """
     head, name = os.path.split(path)
     tmp = os.path.join(head, f".{name}.{os.getpid()}.tmp")
     try:
@@ -76,11 +95,31 @@ def write_atomic(path: str, text: str) -> None:
         pass
     try:
         # A path may hold bytes that are not UTF-8 (kept as surrogate escapes): written as they were.
-        write_new(tmp, text.encode("utf-8", "surrogateescape"), sync=False)
+        write_new(tmp, text.encode("utf-8", "surrogateescape"), sync=sync, mode=mode)
+        if before_rename is not None and not before_rename():
+            remove_quietly(tmp)
+            return False
         os.replace(tmp, path)
     except BaseException:
         remove_quietly(tmp)
         raise
+    if sync:
+        sync_dir(head or ".")
+    return True
+
+
+def sync_dir(path: str) -> None:
+    """Make a rename into `path` durable where the platform allows fsync on a directory."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def touch(path: str) -> None:

@@ -1,5 +1,6 @@
 """One mailbox: a Maildir (`tmp → new → cur`) plus the sender's pending records and the marks the
-hooks leave: a hook ran, a Stop let the turn end, a person prompted.
+hooks leave: a hook ran, a Stop let the turn end, a person prompted; and the one loop that claims
+unread mail within an output budget, for the hook and `hail inbox` alike.
 
 A message becomes visible in `new/` only by rename after fsync, and is claimed by renaming it into
 `cur/`: of several claimers exactly one rename succeeds, and "not found" means another one won.
@@ -11,11 +12,14 @@ from __future__ import annotations
 import os
 import stat
 
+from hail import policy
 from hail.store import fs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
+
+    from hail.store.message import Message
 
     #: How a message was claimed: by a hook, by `hail inbox`, or typed whole into the pane.
     How = Literal["injected", "read", "inline"]
@@ -78,7 +82,7 @@ class Mailbox:
         else:
             dest = os.path.join(self.new, f"{msg_id}.md")
         os.rename(tmp, dest)
-        _sync_dir(os.path.dirname(dest))
+        fs.sync_dir(os.path.dirname(dest))
         return dest
 
     def claim(self, msg_id: str, how: How) -> str | None:
@@ -202,15 +206,121 @@ def not_yours(path: str) -> str:
     )
 
 
-def _sync_dir(path: str) -> None:
-    """Make a rename durable where the platform allows fsync on a directory."""
+# --- taking unread mail within an output budget ------------------------------------------------
+#
+# The one claim loop of the deliver hook and of `hail inbox` [docs/envelope-and-frames.md
+# "Budget"]: a reader takes each mailbox's unread messages oldest first while they fit its budget,
+# the first one always, then while its count and bytes allow; from the first that does not fit on,
+# every later one stays unread and is counted. A claim is recorded before its file is read, so
+# `give_back_all` undoes every claim whatever fails after it. Here rather than in a module of its
+# own: both readers already import this one, and each module costs every hook call its import.
+
+#: Frames are measured with a token of the real one's length: that one is drawn once every text is
+#: known.
+_PLACEHOLDER_TOKEN = "0" * (policy.TOKEN_BYTES * 2)
+
+
+class Taken:
+    """A message taken: its id, the file it was read from (in `cur/` once claimed) and its
+    parsed text."""
+
+    __slots__ = ("id", "msg", "path")
+
+    def __init__(self, msg_id: str, path: str, msg: Message) -> None:
+        self.id = msg_id
+        self.path = path
+        self.msg = msg
+
+
+class Claims:
+    """What one reader took within its budget, the claims to give back, and what it left."""
+
+    __slots__ = (
+        "claimed",
+        "left_unread",
+        "max_bytes",
+        "max_messages",
+        "refused",
+        "shown",
+        "taken",
+        "used",
+    )
+
+    def __init__(self, max_bytes: int, max_messages: int | None = None) -> None:
+        self.max_bytes = max_bytes
+        self.max_messages = max_messages
+        self.taken: list[Taken] = []
+        #: Every claim this reader holds, as (mailbox, claimed file): what `give_back_all` undoes.
+        self.claimed: list[tuple[Mailbox, str]] = []
+        self.shown = 0  # messages in the output so far: those taken and any the reader adds
+        self.used = 0  # the bytes of their frames
+        self.left_unread = 0  # unread messages past the budget, left for the next reader
+        self.refused: list[str] = []  # unread files of another user: never claimed
+
+    def fits(self, size: int) -> bool:
+        """Whether a message whose file has `size` bytes may still be taken."""
+        if self.left_unread:
+            return False  # the first that did not fit ended the taking
+        if not self.shown:
+            return True
+        if self.max_messages is not None and self.shown >= self.max_messages:
+            return False
+        return self.used + size <= self.max_bytes
+
+    def count(self, size: int) -> None:
+        """One more message in the output, its frame `size` bytes."""
+        self.shown += 1
+        self.used += size
+
+    def give_back_all(self) -> None:
+        """Undo every claim: each message is unread again under its id."""
+        for box, path in self.claimed:
+            box.give_back(path)
+        self.claimed.clear()
+
+
+def claim_within_budget(box: Mailbox, how: How | None, claims: Claims) -> list[Taken]:
+    """Take the mailbox's unread messages, oldest first, while they fit `claims`, each claimed as
+    `how` (None: read where it lies, claimed by nobody); those taken here, in order."""
+    taken: list[Taken] = []
+    for unread in box.unread():
+        if not claims.fits(unread.size):
+            claims.left_unread += 1
+            continue
+        one = _take(box, unread, how, claims)
+        if one is not None:
+            taken.append(one)
+    return taken
+
+
+def _take(box: Mailbox, unread: Unread, how: How | None, claims: Claims) -> Taken | None:
+    """Claim one message and read it; None when it is not to be had (another reader won it,
+    another user owns it, it is gone)."""
+    path = unread.path if how is None else _claim(box, unread, how, claims)
+    if path is None:
+        return None
+    text = fs.read_text(path)
+    if text is None:
+        if how is not None:
+            claims.claimed.pop()  # gone since the claim: nothing to show, nothing to give back
+        return None
+    # Only imported when there is mail: the empty hook, the common one, needs neither.
+    from hail import frame
+    from hail.store.message import parse
+
+    one = Taken(unread.id, path, parse(text))
+    claims.count(frame.frame_bytes(frame.frame(_PLACEHOLDER_TOKEN, one.msg)))
+    claims.taken.append(one)
+    return one
+
+
+def _claim(box: Mailbox, unread: Unread, how: How, claims: Claims) -> str | None:
+    """The claimed file, recorded in `claims` before anything reads it; None when not claimed."""
     try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        path = box.claim(unread.id, how)
+    except PermissionError:
+        claims.refused.append(unread.path)
+        return None
+    if path is not None:  # else another reader won the race: it reached that reader
+        claims.claimed.append((box, path))
+    return path
