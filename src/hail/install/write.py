@@ -5,13 +5,13 @@ the one read.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from hail.errors import StateError
+from hail.store import fs
 
 BACKUP_SUFFIX = ".hail-backup"
 NEW_FILE_MODE = 0o600
@@ -59,14 +59,16 @@ def install(path: Path, old: str, new: str, seen: Seen) -> bool:
 def _write_backup(backup: Path, text: str) -> None:
     """A fresh 0600 file renamed over the backup's name: a config may hold tokens, and a link at
     that name (to anything) is replaced, never written through."""
-    _replace(backup, text, NEW_FILE_MODE)
+    fs.write_atomic(str(backup), text, mode=NEW_FILE_MODE)
 
 
 def write_config(path: Path, text: str, seen: Seen) -> bool:
-    """Write `.<name>.<pid>.tmp` beside the file, then rename it over the file, unless the file is
-    no longer the one `seen` (False, nothing written).
+    """Write `.<name>.<pid>.tmp` beside the file, synced, then rename it over the file, unless the
+    file is no longer the one `seen` (False, nothing written).
 
-    A new file is 0600; an existing one keeps its mode. A symlinked config (a dotfiles checkout) is
+    The file is compared with `seen` after the sync and once more just before the rename, so that
+    another program's save is replaced only if it lands between that last stat and the rename. A
+    new file is 0600; an existing one keeps its mode. A symlinked config (a dotfiles checkout) is
     written through to its target, so the link survives.
     """
     target = Path(os.path.realpath(path))
@@ -74,39 +76,11 @@ def write_config(path: Path, text: str, seen: Seen) -> bool:
         mode = stat.S_IMODE(target.stat().st_mode)
     except FileNotFoundError:
         mode = NEW_FILE_MODE
-    return _replace(target, text, mode, seen)
 
+    def unchanged() -> bool:
+        return look(target) == seen and _identity_now(target) == seen.identity
 
-def _replace(target: Path, text: str, mode: int, seen: Seen | None = None) -> bool:
-    """A new file of `mode` beside `target`, renamed over it (a link at `target` included).
-
-    With `seen` (a config, not a backup), the new file is synced to disk, and the target is
-    compared with `seen` after that and once more just before the rename, so that another
-    program's save is replaced only if it lands between that last stat and the rename; when it
-    differs the new file is removed (False). The directory is synced after the rename.
-    """
-    tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
-    tmp.unlink(missing_ok=True)
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            # The umask must not narrow an existing file's mode.
-            os.fchmod(f.fileno(), mode)
-            f.write(text)
-            if seen is not None:
-                f.flush()
-                os.fsync(f.fileno())
-        if seen is not None and (look(target) != seen or _identity_now(target) != seen.identity):
-            tmp.unlink()
-            return False
-        tmp.replace(target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    if seen is not None:
-        _sync_directory(target.parent)
-    return True
+    return fs.write_atomic(str(target), text, mode=mode, sync=True, before_rename=unchanged)
 
 
 def _identity_now(path: Path) -> tuple[int, int, int, int] | None:
@@ -114,16 +88,3 @@ def _identity_now(path: Path) -> tuple[int, int, int, int] | None:
         return _identity(os.stat(path))
     except FileNotFoundError:
         return None
-
-
-def _sync_directory(directory: Path) -> None:
-    """Make the rename durable; a filesystem that cannot sync a directory is left as it is."""
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
