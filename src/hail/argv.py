@@ -12,8 +12,9 @@ from hail.errors import UsageError
 
 PARSER_TAIL = ". 'hail help' lists every command"
 
-#: Parsed here by hand and run without click: the hook verbs, the receipt verbs and the send.
-HAND_PARSED = ("send", "deliver", "brief", "sent", "await")
+#: Parsed here by hand and run without click: the hook verbs (`listen` is Claude Code's waiter), the
+#: receipt verbs and the send.
+HAND_PARSED = ("send", "deliver", "brief", "sent", "await", "listen")
 #: Parsed by click in `cli.py`.
 CLICK_PARSED = (
     *("whoami", "seats", "inbox", "show", "read", "type", "keys"),

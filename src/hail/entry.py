@@ -61,7 +61,7 @@ def dispatch(args: list[str]) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # never a traceback; a hook never fails the agent's session
-        if args[:1] == ["deliver"] or (args[:1] == ["brief"] and "--hook" in args):
+        if args[:1] in (["deliver"], ["listen"]) or (args[:1] == ["brief"] and "--hook" in args):
             return 0
         return internal(exc)
 
@@ -197,6 +197,10 @@ class FastCall:
         self.reply = False
 
 
+#: The harnesses with a waiter hook: Claude Code's asyncRewake (Codex has none).
+LISTEN_FORMATS = ("claude",)
+
+
 def parse_fast(verb: str, args: list[str]) -> FastCall:
     """Parse a hook or receipt verb's arguments by hand (no click); UsageError on a bad line."""
     call = FastCall()
@@ -211,6 +215,12 @@ def parse_fast(verb: str, args: list[str]) -> FastCall:
         p = argv.parse(args, (), ("--all", "--hook"))
         argv.no_positionals(verb, p)
         call.all_, call.hook = "--all" in p.flags, "--hook" in p.flags
+    elif verb == "listen":
+        p = argv.parse(args, ("--format",), ())
+        argv.no_positionals(verb, p)
+        call.fmt = argv.choice(p.values.get("--format"), LISTEN_FORMATS, "--format")
+        if call.fmt is None:
+            raise UsageError(f"listen needs --format claude (it is a hook){argv.PARSER_TAIL}")
     elif verb == "sent":
         p = argv.parse(args, (), ())
         if not p.positional:
@@ -226,6 +236,10 @@ def parse_fast(verb: str, args: list[str]) -> FastCall:
 
 
 def _run_fast(verb: str, call: FastCall) -> int:
+    if verb == "listen":
+        from hail.hooks.listen import listen
+
+        return listen()
     if verb == "deliver":
         from hail.hooks.deliver import deliver
 

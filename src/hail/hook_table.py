@@ -31,6 +31,8 @@ class HookSpec:
     matcher: str | None
     #: What the hook is for, in a few words (setup's comment above it in Codex's TOML).
     note: str
+    #: The handler's keys besides `type` and `command` (the waiter's `asyncRewake`, `timeout`, …).
+    handler: tuple[tuple[str, object], ...] = ()
 
     def command(self, program: str = DEFAULT_PROGRAM) -> str:
         return " ".join((program, *self.args))
@@ -47,6 +49,7 @@ def hook_specs(harness: Harness) -> tuple[HookSpec, ...]:
             args=tuple(str(a) for a in entry["args"]),
             matcher=cast("str | None", entry.get("matcher")),
             note=str(entry.get("note", "")),
+            handler=tuple(cast("dict[str, object]", entry.get("handler", {})).items()),
         )
         for entry in table[harness]
     )
@@ -63,6 +66,8 @@ def hook_groups(
     groups: dict[str, list[dict[str, object]]] = {}
     for spec in hook_specs(harness):
         group: dict[str, object] = {} if spec.matcher is None else {"matcher": spec.matcher}
-        group["hooks"] = [{"type": "command", "command": spec.command(program)}]
+        group["hooks"] = [
+            {"type": "command", "command": spec.command(program), **dict(spec.handler)}
+        ]
         groups.setdefault(spec.event, []).append(group)
     return groups

@@ -74,13 +74,23 @@ def error_text(harness: Harness, path: str, err: MergeError) -> str:
 
 
 def wanted_hooks(harness: Harness, program: str = DEFAULT_PROGRAM) -> dict[str, str]:
-    """The hooks hail installs for a harness: event → command running `program`
-    (`data/harness_hooks.json`)."""
-    return {spec.event: spec.command(program) for spec in hook_specs(harness)}
+    """The hooks hail installs for a harness, one per event: event → command running `program`
+    (`data/harness_hooks.json`). The waiter, which runs beside them, is `beside_specs`."""
+    return {spec.event: spec.command(program) for spec in hook_specs(harness) if not _beside(spec)}
+
+
+def _beside(spec: HookSpec) -> bool:
+    """A hook of hail's that runs beside its one hook of the event, told apart by its own verb
+    (Claude Code's waiter, `hail listen`, beside SessionStart's brief and Stop's deliver)."""
+    return not is_hail_command(spec.command())
+
+
+def beside_specs(harness: Harness) -> tuple[HookSpec, ...]:
+    return tuple(spec for spec in hook_specs(harness) if _beside(spec))
 
 
 def _spec(harness: Harness, event: str) -> HookSpec:
-    return next(spec for spec in hook_specs(harness) if spec.event == event)
+    return next(spec for spec in hook_specs(harness) if spec.event == event and not _beside(spec))
 
 
 def is_hail_command(cmd: str) -> bool:
@@ -131,6 +141,7 @@ def _merge_event(
     command_of: _CommandOf,
     set_command: _SetCommand,
     handlers_of: _HandlersOf,
+    is_ours: Callable[[str | None], bool] | None = None,
 ) -> bool:
     """Apply the merge rule [docs/hooks.md "Merge rule"] to one event's groups in place; False when
     a new group must be appended.
@@ -139,11 +150,12 @@ def _merge_event(
     rewritten in place (its other keys and its group kept), every other hail command is removed, and
     a group whose handler list that emptied is dropped.
     """
+    ours = _is_hail if is_ours is None else is_ours
     found = [
         (gi, hi)
         for gi, group in enumerate(groups)
         for hi, handler in enumerate(handlers_of(group) or ())
-        if _is_hail(command_of(handler))
+        if ours(command_of(handler))
     ]
     if len(found) == 1 and command_of(_handler_at(groups, handlers_of, found[0])) == wanted:
         return True
@@ -239,13 +251,17 @@ def merge_claude(
     cmds = wanted_hooks("claude", program) if wanted is None else wanted
     loaded, root = _parse_claude(text)
     try:
-        return _merge_claude_root(text, loaded, root, cmds)
+        return _merge_claude_root(text, loaded, root, cmds, program if wanted is None else None)
     except RecursionError:
         raise _unsafe(TOO_DEEP) from None
 
 
 def _merge_claude_root(
-    text: str, loaded: ExactJson | None, root: dict[str, object], cmds: Mapping[str, str]
+    text: str,
+    loaded: ExactJson | None,
+    root: dict[str, object],
+    cmds: Mapping[str, str],
+    program: str | None,
 ) -> str:
     before = json.loads(json.dumps(root))
     hooks = _claude_hooks(root)
@@ -263,6 +279,9 @@ def _merge_claude_root(
         )
         if not handled:
             groups.append(_new_claude_group(_spec("claude", event), cmd))
+    if program is not None:
+        for spec in beside_specs("claude"):
+            _merge_beside(hooks, spec, program, loaded)
     if root == before and text.strip():
         return text
     if loaded is None:
@@ -273,8 +292,47 @@ def _merge_claude_root(
 def _new_claude_group(spec: HookSpec, command: str) -> dict[str, object]:
     # A group without a matcher matches every tool.
     group: dict[str, object] = {} if spec.matcher is None else {"matcher": spec.matcher}
-    group["hooks"] = [{"type": "command", "command": command}]
+    group["hooks"] = [{"type": "command", "command": command, **dict(spec.handler)}]
     return group
+
+
+def _merge_beside(
+    hooks: dict[str, object], spec: HookSpec, program: str, loaded: ExactJson | None
+) -> None:
+    """The merge rule for a hook told apart by its verb (`hail listen`): exactly one handler of
+    that verb in the event, with the table's command and keys (`asyncRewake`, `timeout`, …); its
+    other keys and its group kept, as for the other hooks."""
+    marker = f"hail {spec.args[0]}"
+    groups = hooks.get(spec.event)
+    if not isinstance(groups, list):
+        groups = hooks[spec.event] = []
+    groups = cast(list[object], groups)
+    wanted = spec.command(program)
+
+    def ours(cmd: str | None) -> bool:
+        return cmd is not None and marker in cmd
+
+    handled = _merge_event(
+        groups, wanted, _claude_command, _claude_set_command, _claude_handlers, ours
+    )
+    if not handled:
+        groups.append(_new_claude_group(spec, wanted))
+        return
+    for group in groups:
+        for handler in _claude_handlers(group) or ():
+            if ours(_claude_command(handler)):
+                keys = cast(dict[str, object], handler)
+                for key, value in spec.handler:
+                    if not _same_json(keys.get(key), value, loaded):
+                        keys[key] = value
+
+
+def _same_json(found: object, wanted: object, loaded: ExactJson | None) -> bool:
+    """Whether a loaded value is the wanted one (a number as written, `true` never `1`)."""
+    number = loaded.number_text(found) if loaded is not None else None
+    if number is not None:
+        return not isinstance(wanted, bool) and number == json.dumps(wanted)
+    return found == wanted and type(found) is type(wanted)
 
 
 # --- Codex: config.toml ---------------------------------------------------------------------------

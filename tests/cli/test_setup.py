@@ -34,6 +34,8 @@ TRAILER = [
     "      UserPromptSubmit: hail deliver --format claude|codex",
     "      PostToolUse: hail deliver --format claude|codex --event PostToolUse",
     "      Stop: hail deliver --format claude|codex --event Stop",
+    "      SessionStart: hail listen --format claude",
+    "      Stop: hail listen --format claude",
 ]
 TRUST_HINT = (
     "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
@@ -215,7 +217,7 @@ def test_setup_yes_installs_replaces_in_place_and_backs_up(sw: World) -> None:
         f"done  Codex: updated {sw.codex}; run hail setup --trust-codex (or /hooks in Codex)"
         " once to trust the changed hooks; a new session picks them up\n" in r.out
     )
-    assert r.out.splitlines()[-5:] == [*TRAILER, TRUST_HINT]
+    assert r.out.splitlines()[-len(TRAILER) - 1 :] == [*TRAILER, TRUST_HINT]
 
     claude_text = sw.claude.read_text()
     settings = json.loads(claude_text)

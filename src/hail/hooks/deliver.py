@@ -125,6 +125,8 @@ def deliver(fmt: str | None, event: str) -> int:
                 ctx.store.mailbox(name).touch_hooked()
         if person:
             ctx.store.mailbox(mailboxes[0]).mark_prompted()  # reply chains start again
+        if fmt == "codex" and payload:
+            _note_codex_thread(ctx, mailboxes[0], payload)
         if event == "Stop":
             from hail.hooks.stop import StopGuard
 
@@ -168,6 +170,18 @@ def deliver(fmt: str | None, event: str) -> int:
         except OSError as exc:
             protocol.log_error(ctx.store, "deliver", exc)
     return 0
+
+
+def _note_codex_thread(ctx: Ctx, mailbox: str, payload: bytes) -> None:
+    """Record the Codex thread this prompt belongs to, so a send can queue on it
+    [docs/transport.md "Routes"]; a failure here is logged and delivers as before."""
+    try:
+        from hail.hooks.stop import session_of
+        from hail.store import presence
+
+        presence.note_thread(ctx.store, mailbox, session_of(payload), ctx.pane)
+    except Exception as exc:
+        protocol.log_error(ctx.store, "deliver", exc)
 
 
 def _person_prompted(payload: bytes) -> bool:
