@@ -87,13 +87,17 @@ def listen() -> int:
         if seat is None or not claude_start:
             return QUIET
         mailboxes = ctx.reading_mailboxes(seat)
+        if ctx.pane and f"{seat.name}@{ctx.pane}" not in mailboxes:
+            # A send may address this pane as a sub-seat before its mailbox exists; once it does,
+            # the woken turn's prompt hook reads it first.
+            mailboxes.append(f"{seat.name}@{ctx.pane}")
         ctx.store.check_trusted(mailboxes)
         if starts_session(payload):
             # No turn runs in a session that just started (or was cleared): its first hooks mark
             # it so, as a Stop that lets a turn end does. `brief --hook` marks the seat the same
             # way, in this order, so whichever of the two runs last leaves it between turns.
             ctx.store.ensure()
-            for name in mailboxes:
+            for name in ctx.reading_mailboxes(seat):
                 box = ctx.store.mailbox(name)
                 box.touch_hooked()
                 box.touch_stopping()
