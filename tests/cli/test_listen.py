@@ -109,9 +109,7 @@ def test_a_send_that_asks_wakes_the_session_at_once_and_claims_nothing(
     assert ended(waiter, 5) == 2, "exit 2 wakes the session"
     assert time.monotonic() - started < 3
     assert waiter.stderr is not None
-    assert waiter.stderr.read().decode() == (
-        "new mail for worker; the prompt hook adds it below (if it does not: hail inbox)\n"
-    )
+    assert waiter.stderr.read().decode() == "new mail below (else: hail inbox)\n"
     assert waiters.record(client.pid)["state"] == "fired"
     assert world.run("sent", msg_id, cwd="boss").stdout.startswith("delivered"), "claims nothing"
 

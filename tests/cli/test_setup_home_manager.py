@@ -19,7 +19,7 @@ import pytest
 import tomlkit
 
 from hail.commands.setup import doctor_hook_lines
-from hail.hook_table import hook_groups, hook_specs
+from hail.hook_table import hook_groups
 from hail.setup_merge import codex_trust_hash
 from tests.support.entry import run_hail
 from tests.support.world import SCRUBBED
@@ -145,7 +145,8 @@ def test_doctor_points_at_the_module_not_at_setup_when_the_store_file_lacks_hail
     assert lines == [
         (
             "FIX",
-            f"Claude Code: hail's {' '.join(s.event for s in hook_specs('claude'))} hooks missing"
+            "Claude Code: hail's SessionStart UserPromptSubmit PostToolUse Stop"
+            " SessionStart (listen) Stop (listen) hooks missing"
             f" from {settings}, which Home Manager owns: enable programs.hail in your Home Manager"
             " configuration and switch",
         )

@@ -118,6 +118,12 @@ def listen() -> int:
         return QUIET
 
 
+#: The waiter's text to the model, after the hook's `rewakeMessage` (`hail:`). It costs the context
+#: less than a typed envelope's fields (48 bytes beyond the headline): the headline is in the woken
+#: turn's frame, and it is told where mail is if no frame follows.
+WAKE_LINE = "new mail below (else: hail inbox)"
+
+
 def _nudge(pid: int) -> bool:
     """Ask a waiter to look now; False when it ended meanwhile."""
     try:
@@ -159,10 +165,9 @@ class Listener:
                     presence.write_waiter(store, self.me)  # the one named there is gone
                 if not self.me.client_running():
                     return QUIET
-                mailbox = self.wanted()
-                if mailbox:
+                if self.wanted():
                     fired = True
-                    return self.fire(mailbox)
+                    return self.fire()
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return QUIET
@@ -173,26 +178,25 @@ class Listener:
             if not fired:
                 presence.remove_waiter(store, self.me)
 
-    def wanted(self) -> str:
-        """The mailbox a send asked to wake the agent for, with mail still unread, while the
-        session is between turns; "" otherwise."""
+    def wanted(self) -> bool:
+        """A send asked to wake the agent for mail still unread, and the session is between
+        turns."""
         store = self.ctx.store
         if not store.mailbox(self.me.mailboxes[0]).turn_ending():
-            return ""  # a turn runs: its PostToolUse and Stop hooks carry the mail
+            return False  # a turn runs: its PostToolUse and Stop hooks carry the mail
         for name in self.me.mailboxes:
             box = store.mailbox(name)
             if presence.wake_pending(box) and box.unread_count():
-                return name
-        return ""
+                return True
+        return False
 
-    def fire(self, mailbox: str) -> int:
+    def fire(self) -> int:
         """Mark the record `fired` and wake the session: Claude Code reads stderr as the text of
         its wake-up, after the hook's `rewakeMessage`."""
         self.me.state, self.me.since = presence.FIRED, time.time()
         presence.write_waiter(self.ctx.store, self.me)
-        line = f"new mail for {mailbox}; the prompt hook adds it below (if it does not: hail inbox)"
         try:
-            sys.stderr.write(line + "\n")
+            sys.stderr.write(WAKE_LINE + "\n")
             sys.stderr.flush()
         except OSError:
             pass  # the client is gone: nobody to wake
