@@ -74,19 +74,34 @@ def error_text(harness: Harness, path: str, err: MergeError) -> str:
 
 
 def wanted_hooks(harness: Harness, program: str = DEFAULT_PROGRAM) -> dict[str, str]:
-    """The hooks hail installs for a harness, one per event: event → command running `program`
-    (`data/harness_hooks.json`). The waiter, which runs beside them, is `beside_specs`."""
+    """The hooks hail installs for a harness, the first of each event: event → command running
+    `program` (`data/harness_hooks.json`). Those that run beside them are `beside_specs`."""
     return {spec.event: spec.command(program) for spec in hook_specs(harness) if not _beside(spec)}
 
 
 def _beside(spec: HookSpec) -> bool:
-    """A hook of hail's that runs beside its one hook of the event, told apart by its own verb
-    (Claude Code's waiter, `hail listen`, beside SessionStart's brief and Stop's deliver)."""
-    return not is_hail_command(spec.command())
+    """A hook of hail's that runs beside an earlier one of the same event, told apart by its own
+    verb (Claude Code's waiter, `hail listen`, beside SessionStart's brief and Stop's deliver)."""
+    for harness in _HARNESSES:
+        specs = hook_specs(harness)
+        if spec in specs:
+            return any(s.event == spec.event for s in specs[: specs.index(spec)])
+    return False
 
 
 def beside_specs(harness: Harness) -> tuple[HookSpec, ...]:
     return tuple(spec for spec in hook_specs(harness) if _beside(spec))
+
+
+def _beside_marker(spec: HookSpec) -> str:
+    """What a command of that hook holds: `hail <verb>` (any path to hail ends in `hail`)."""
+    return f"hail {spec.args[0]}"
+
+
+def _one_per_event(cmd: str | None) -> bool:
+    """A hail command of the hooks that are one per event: never one of a hook beside them."""
+    besides = {_beside_marker(s) for h in _HARNESSES for s in beside_specs(h)}
+    return _is_hail(cmd) and not any(m in (cmd or "") for m in besides)
 
 
 def _spec(harness: Harness, event: str) -> HookSpec:
@@ -150,7 +165,7 @@ def _merge_event(
     rewritten in place (its other keys and its group kept), every other hail command is removed, and
     a group whose handler list that emptied is dropped.
     """
-    ours = _is_hail if is_ours is None else is_ours
+    ours = _one_per_event if is_ours is None else is_ours
     found = [
         (gi, hi)
         for gi, group in enumerate(groups)
@@ -302,7 +317,7 @@ def _merge_beside(
     """The merge rule for a hook told apart by its verb (`hail listen`): exactly one handler of
     that verb in the event, with the table's command and keys (`asyncRewake`, `timeout`, …); its
     other keys and its group kept, as for the other hooks."""
-    marker = f"hail {spec.args[0]}"
+    marker = _beside_marker(spec)
     groups = hooks.get(spec.event)
     if not isinstance(groups, list):
         groups = hooks[spec.event] = []
