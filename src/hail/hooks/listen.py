@@ -159,10 +159,10 @@ class Listener:
                 if named is None:
                     # Removed by an older waiter ending just as this one wrote: write it again.
                     presence.write_waiter(store, self.me)
-                elif not self.me.is_me(named) and named.listening():
-                    return QUIET  # a newer waiter listens for this process
                 elif not self.me.is_me(named):
-                    presence.write_waiter(store, self.me)  # the one named there is gone
+                    if named.listening() or named.state == presence.FIRED:
+                        return QUIET  # a newer waiter listens, or has woken the session
+                    presence.write_waiter(store, self.me)  # it was killed before it could remove it
                 if not self.me.client_running():
                     return QUIET
                 if self.wanted():
