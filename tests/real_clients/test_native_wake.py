@@ -279,10 +279,9 @@ def test_a_codex_that_has_had_no_prompt_is_typed_into(world: World, kind: str) -
     agent = world.start("codex", daemon=kind == "codex-daemon")
     assert thread_record(world) is None
     sent = world.send("worker", HEADLINE, BODY)
-    if kind == "codex-daemon":
-        # Its first prompt starts Codex's daemon, and the composer holds it about 5 s meanwhile
+    if kind == "codex-daemon" and sent.rc == 5:
+        # Its first prompt may start Codex's daemon, and the composer then holds it for seconds
         # (docs/real-clients.md "Codex queue"): longer than a send waits to see it leave.
-        assert sent.rc == 5, sent
         assert "but the envelope is still in its composer" in sent.err, sent
     else:
         assert sent.rc == 0, sent
