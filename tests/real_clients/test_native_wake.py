@@ -292,3 +292,23 @@ def test_a_codex_that_has_had_no_prompt_is_typed_into(world: World, kind: str) -
     agent.wait_stops(1)
     assert world.hail(["sent", sent.id]).out.startswith("injected ")
     eventually(lambda: thread_record(world) or None, "the thread is on record now")
+
+
+def test_doctor_names_the_agents_a_send_can_only_type_into(typing_world: World) -> None:
+    """A Claude Code session with no live waiter (settings from before it), and a Codex whose
+    thread hail has not seen (no prompt yet); once the Codex has had one, its note goes."""
+    world = typing_world
+    claude = world.start("claude", seat="boss")
+    codex = world.start("codex", seat="worker")
+    time.sleep(11)  # past the grace doctor gives an agent to run its first hook
+    doctor = world.hail(["doctor"])
+    assert (
+        f"note claude in {claude.pane} (seat boss) has no live waiter (hail listen), so sends type"
+        " into it" in doctor.out
+    ), doctor
+    assert f"note codex in {codex.pane} (seat worker): its thread is unknown to hail" in doctor.out
+    world.tmux.submit(codex.pane, "hello")
+    codex.wait_stops(1)
+    eventually(lambda: thread_record(world) or None, "the thread is on record")
+    again = world.hail(["doctor"])
+    assert "its thread is unknown" not in again.out, again
