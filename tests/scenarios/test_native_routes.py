@@ -238,3 +238,17 @@ def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
     assert "codex queue exited" in sent.err and "typing instead" in sent.err, sent.err
     assert f"hail: typed: into {scene.recv}" in sent.err
     assert f"SUBMITTED [hail kind:ask from:boss/{scene.sender}" in scene.screen(scene.recv)
+
+
+@pytest.mark.parametrize("flag", ["--force", "--no-submit"])
+def test_a_send_that_asks_for_typing_types_even_with_a_waiter(
+    scene: Scene, claude_factory: list[Claude], flag: str
+) -> None:
+    c = claude(scene, claude_factory)
+    waiter = c.listen()
+    sent = scene.as_pane(scene.sender, "worker", "ask", "type this one", flag)
+    assert sent.rc == 0, sent.err
+    assert "hail: typed: into" in sent.err and "woken" not in sent.err, sent.err
+    assert wait_until(lambda: f"id:{sent.id}" in scene.screen(scene.recv).replace(" ", ""), 5)
+    time.sleep(1.5)
+    assert waiter.poll() is None, "the waiter was not asked"

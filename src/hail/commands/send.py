@@ -426,7 +426,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     wake_pane = None if args.no_wake or quiet or capped else to.wake
     verdict = None
     native = None
-    if wake_pane is not None and tmux is not None and not args.no_submit:
+    if wake_pane is not None and tmux is not None and not (args.no_submit or args.force):
         from hail.transport.native import find
 
         native = find(ctx, wake_pane, to.mailbox)  # nothing is typed on it: no dialog refusal
