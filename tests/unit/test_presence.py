@@ -68,3 +68,16 @@ def test_a_new_thread_of_a_mailbox_replaces_the_older(tmp_path: Path) -> None:
     # This process is not Codex's daemon: it counts as the hook's own TUI, by pid and start.
     assert not latest.daemon and latest.tui == os.getppid() and latest.pane == "%1"
     assert len(presence.threads(store)) == 2
+
+
+def test_a_wake_asked_in_the_tick_of_the_last_hook_is_pending(tmp_path: Path) -> None:
+    """File times tick coarsely: a send right after the Stop that ended the turn must still wake."""
+    box = Store(str(tmp_path / "hail")).mailbox("worker")
+    os.makedirs(box.path)
+    box.touch_hooked()
+    presence.ask_wake(box)
+    same = os.stat(box.hooked).st_mtime_ns
+    os.utime(os.path.join(box.path, "wake"), ns=(same, same))
+    assert presence.wake_pending(box)
+    os.utime(box.hooked, ns=(same + 1_000_000, same + 1_000_000))
+    assert not presence.wake_pending(box), "a hook after the wake took what was unread"

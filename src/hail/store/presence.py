@@ -99,12 +99,14 @@ def ask_wake(box: Mailbox) -> None:
 
 
 def wake_pending(box: Mailbox) -> bool:
-    """A wake was asked for and no hook has read the mailbox since."""
+    """A wake was asked for and no hook has read the mailbox since. A tie counts as pending: file
+    times tick coarsely (a few ms), and a send right after the Stop that ended a turn must wake it;
+    a prompt hook in the same tick claims the mail itself."""
     asked = fs.mtime(os.path.join(box.path, "wake"))
     if asked is None:
         return False
     hooked = box.hooked_at()
-    return hooked is None or asked > hooked
+    return hooked is None or asked >= hooked
 
 
 # --- Claude Code waiters --------------------------------------------------------------------------
