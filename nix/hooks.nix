@@ -23,10 +23,13 @@ let
     (if spec ? matcher then { inherit (spec) matcher; } else { })
     // {
       hooks = [
-        {
-          type = "command";
-          command = command program spec;
-        }
+        (
+          {
+            type = "command";
+            command = command program spec;
+          }
+          // (spec.handler or { })
+        )
       ];
     };
 

@@ -20,7 +20,12 @@ Modes:
              at least 30 runs each, `ok|SLOW  <verb>  <ratio>x`, exit 1 past BENCH_FACTOR (2.0);
   --full     small and large state, more runs, plus `seats` and `doctor` with 1 000 seats;
   --imports  the slowest imports of each case (`-X importtime`), largest first;
-  --validate every case once, untimed, checking that it does what it is meant to.
+  --validate every case once, untimed, checking that it does what it is meant to;
+  --waiter   Claude Code's waiter (`hail listen`) asleep: CPU and memory per waiting session over
+             --seconds (30) for --sessions (3) stand-in sessions, wakeups per second, and the time
+             from a send's signal to its exit 2; exit 1 past 0.1 % of a core or 15 MB;
+  --routes   the send's own time on each route (woken, busy, typed, --no-wake) to a stand-in Claude
+             Code on a scratch tmux server (docs/transport.md "Routes").
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ import contextlib
 import os
 import random
 import shutil
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -881,6 +888,329 @@ def run_imports(runner: Runner, cases: Sequence[Case], python: str, top: int) ->
                 print(f"    {cumul_us[name] / 1000:6.2f} ms  {'  ' * depth[name]}{name}")
 
 
+# --- the waiter and the send's routes [docs/hooks.md "The waiter", docs/transport.md "Routes"] -----
+
+#: The waiter's goals while it waits: a thousandth of a core and 15 MB per waiting session.
+WAITER_CPU_TARGET = 0.1  # percent of one core
+WAITER_RSS_TARGET_MB = 15.0
+WAITER_SECONDS = 30.0
+WAITER_SESSIONS = 3
+WAKES = 5
+ROUTE_RUNS = 10
+#: What Claude Code's hooks see in the interactive TUI (docs/real-clients.md "Claude Code asyncRewake").
+INTERACTIVE = {"CLAUDE_CODE_ENTRYPOINT": "cli", "CLAUDE_CODE_SESSION_ATTENDED": "1"}
+#: Claude Code's composer between its rules, idle and during a turn (docs/transport.md "Screen
+#: classes"): enough for the send to judge the screen.
+IDLE_SCREEN = "\n".join(["", "─" * 60, "❯\u00a0", "─" * 60, "  ? for shortcuts", ""])
+BUSY_SCREEN = "\n".join(["✻ Working…", "─" * 60, "❯\u00a0", "─" * 60, "  esc to interrupt", ""])
+
+
+def _proc(pid: int, name: str) -> str:
+    with open(f"/proc/{pid}/{name}", encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def _cpu_ns(pid: int) -> int:
+    """CPU time the process has run, in ns: `/proc/<pid>/schedstat` counts it exactly, where
+    `stat`'s clock ticks (1/100 s) would round an idle waiter's cost to zero or one tick."""
+    try:
+        return int(_proc(pid, "schedstat").split()[0])
+    except (OSError, IndexError, ValueError):
+        fields = _proc(pid, "stat").rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+
+
+def _status_kb(pid: int, key: str, name: str = "status") -> int:
+    total = 0
+    for line in _proc(pid, name).splitlines():
+        if line.split(":", 1)[0] in key.split("+"):
+            total += int(line.split()[1])
+    return total
+
+
+class Waiters:
+    """Waiters (`hail listen`), each serving a stand-in Claude Code: a `sleep` of its own, or the
+    given process."""
+
+    def __init__(self, world: World, hail: str, env: dict[str, str]) -> None:
+        self.world, self.hail, self.env = world, hail, env
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    def start(
+        self, client_pid: int | None = None, seat: str = BENCH, pane: str = ""
+    ) -> subprocess.Popen[bytes]:
+        if client_pid is None:
+            client = subprocess.Popen(["sleep", "3600"])
+            self.procs.append(client)
+            client_pid = client.pid
+        env = {**self.env, "CLAUDE_PID": str(client_pid), **INTERACTIVE}
+        if pane:
+            env["TMUX_PANE"] = pane
+        waiter = subprocess.Popen(
+            [self.hail, "listen", "--format", "claude"],
+            cwd=self.world.seat_dir(seat),
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self.procs.append(waiter)
+        assert waiter.stdin is not None
+        payload = SESSION_PAYLOAD.replace("{cwd}", str(self.world.seat_dir(seat)))
+        waiter.stdin.write(payload.encode())
+        waiter.stdin.close()
+        record = self.world.hail / "presence" / f"claude-{client_pid}"
+        deadline = time.monotonic() + 10
+        while f"waiter: {waiter.pid}\n" not in (record.read_text() if record.exists() else ""):
+            if time.monotonic() > deadline or waiter.poll() is not None:
+                said = waiter.stderr.read().decode() if waiter.stderr else ""
+                raise BenchError(f"the waiter did not start: {said}")
+            time.sleep(0.02)
+        return waiter
+
+    def end(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        self.procs.clear()
+
+
+def run_waiter(world: World, hail: str, sessions: int, seconds: float) -> int:
+    """The waiter asleep: CPU and memory per waiting session, then how long a wake takes."""
+    env = base_env(world)
+    waiters = Waiters(world, hail, env)
+    try:
+        pids = [waiters.start().pid for _ in range(sessions)]
+        time.sleep(1.0)  # past its start-up
+        cpu0 = [_cpu_ns(p) for p in pids]
+        switches0 = [_status_kb(p, "voluntary_ctxt_switches") for p in pids]
+        started = time.monotonic()
+        time.sleep(seconds)
+        elapsed = time.monotonic() - started
+        used = [_cpu_ns(p) - c for p, c in zip(pids, cpu0, strict=True)]
+        wakeups = [
+            (_status_kb(p, "voluntary_ctxt_switches") - s) / elapsed
+            for p, s in zip(pids, switches0, strict=True)
+        ]
+        rss = [_status_kb(p, "VmRSS") / 1024 for p in pids]
+        uss = [_status_kb(p, "Private_Clean+Private_Dirty", "smaps_rollup") / 1024 for p in pids]
+        pss = [_status_kb(p, "Pss", "smaps_rollup") / 1024 for p in pids]
+        waiters.end()
+        wakes = [_one_wake(world, waiters) for _ in range(WAKES)]
+    finally:
+        waiters.end()
+    cpu = [100 * ns / 1e9 / elapsed for ns in used]
+    print(f"waiter (hail listen): {sessions} sessions asleep for {elapsed:.0f} s")
+    print(
+        f"  CPU      {statistics.fmean(cpu):.4f} % of a core per session (max {max(cpu):.4f})"
+        f"   goal <= {WAITER_CPU_TARGET} %"
+    )
+    print(f"  wakeups  {statistics.fmean(wakeups):.2f} per second")
+    print(
+        f"  memory   RSS {statistics.fmean(rss):.1f} MB, its own (USS) {statistics.fmean(uss):.1f}"
+        f" MB, PSS {statistics.fmean(pss):.1f} MB   goal <= {WAITER_RSS_TARGET_MB:g} MB"
+    )
+    print(
+        f"  wake     {statistics.median(wakes):.1f} ms from the send's signal to its exit 2 (median of {len(wakes)})"
+    )
+    over = max(cpu) > WAITER_CPU_TARGET or max(rss) > WAITER_RSS_TARGET_MB
+    return 1 if over else 0
+
+
+def _one_wake(world: World, waiters: Waiters) -> float:
+    """File a message for bench, ask for the wake as a send does, and time the waiter's exit 2."""
+    waiter = waiters.start()
+    msg_id = Writer(world, time.time()).message(PEER, BENCH, "new")
+    box = world.mailbox(BENCH)
+    Path(box / "wake").touch()
+    started = time.perf_counter()
+    os.kill(waiter.pid, signal.SIGUSR1)
+    code = waiter.wait(10)
+    took = (time.perf_counter() - started) * 1000
+    forget_message(world, BENCH, msg_id)
+    waiters.end()
+    if code != 2:
+        raise BenchError(f"the waiter exited {code}, not 2, for a wake")
+    return took
+
+
+def forget_message(world: World, seat: str, msg_id: str) -> None:
+    for path in (world.mailbox(seat) / "new" / f"{msg_id}.md", world.hail / "ids" / msg_id):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+class Scratch:
+    """A tmux server of its own (socket and TMUX_TMPDIR in the scratch directory): SENDER's shell,
+    and in SINK a stand-in Claude Code (a copy of `sleep` named `claude`) showing a screen."""
+
+    def __init__(self, world: World, scratch: Path, env: dict[str, str]) -> None:
+        tmp = Path(tempfile.mkdtemp(prefix="hbt", dir="/tmp"))
+        self.tmpdir = tmp
+        self.socket = str(tmp / "s")
+        self.env = {**env, "TMUX_TMPDIR": str(tmp), "HAIL_SOCKET": self.socket, "LANG": "C.UTF-8"}
+        self.claude = scratch / "bin" / "claude"
+        self.claude.parent.mkdir(exist_ok=True)
+        shutil.copy(shutil.which("sleep") or "/bin/sleep", self.claude)
+        self.screens = scratch / "screens"
+        self.screens.mkdir(exist_ok=True)
+        self.world = world
+        self.tmux(
+            "new-session",
+            "-d",
+            "-s",
+            "b",
+            "-x",
+            "200",
+            "-y",
+            "50",
+            "-c",
+            str(world.seat_dir(SENDER)),
+            "bash --norc --noprofile",
+        )
+        self.sender = self.tmux("display", "-p", "-t", "b:0", "#{pane_id}")
+        self.sink = self.tmux(
+            "new-window",
+            "-d",
+            "-P",
+            "-F",
+            "#{pane_id}",
+            "-c",
+            str(world.seat_dir(SINK)),
+            "sleep 3600",
+        )
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-u", "-S", self.socket, "-f", "/dev/null", *args],
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )
+        return out.stdout.strip()
+
+    def show(self, text: str) -> int:
+        """Restart SINK's pane on `text` and a stand-in `claude`; its pid."""
+        path = self.screens / f"{abs(hash(text))}.txt"
+        path.write_text(text)
+        self.tmux("respawn-pane", "-k", "-t", self.sink, f"cat '{path}'; exec '{self.claude}' 3600")
+        deadline = time.monotonic() + 10
+        while True:
+            pid = int(self.tmux("display", "-p", "-t", self.sink, "#{pane_pid}"))
+            try:
+                if _proc(pid, "comm").strip() == "claude":
+                    return pid
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise BenchError("the stand-in claude did not start")
+            time.sleep(0.02)
+
+    def close(self) -> None:
+        with contextlib.suppress(subprocess.SubprocessError, OSError):
+            self.tmux("kill-server")
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+def run_routes(world: World, hail: str, scratch: Path, runs: int) -> int:
+    """The send's own time on each route, to a stand-in Claude Code on a scratch tmux server."""
+    if shutil.which("tmux") is None:
+        print("bench: --routes needs tmux", file=sys.stderr)
+        return 2
+    env = {**base_env(world), "HAIL_AGENT_COMMANDS": "claude"}
+    server = Scratch(world, scratch, env)
+    waiters = Waiters(world, hail, server.env)
+    timings: dict[str, list[tuple[float, float]]] = {}
+    try:
+        for _ in range(runs):
+            for route in ("woken", "busy", "typed", "not woken (--no-wake)"):
+                timings.setdefault(route, []).append(
+                    _route_once(world, hail, server, waiters, route)
+                )
+    finally:
+        waiters.end()
+        server.close()
+    print(f"the send's own time per route, {runs} runs each (a stand-in Claude Code on tmux):")
+    for route, pairs in timings.items():
+        wall = statistics.median(w for w, _ in pairs)
+        cpu = statistics.median(c for _, c in pairs)
+        print(f"  {route:<24} {wall:7.1f} ms wall  {cpu:6.1f} ms CPU (with its tmux and ps)")
+    print(
+        "  queued (Codex)           the send plus `codex queue` (0.13-0.18 s on Codex 0.171):"
+        " tests/real_clients/test_native_wake.py prints it"
+    )
+    return 0
+
+
+def _route_once(
+    world: World, hail: str, server: Scratch, waiters: Waiters, route: str
+) -> tuple[float, float]:
+    """One send to SINK on `route`; (wall ms, CPU ms of the send and the processes it waited for).
+    Setting the route up (the pane's screen, a waiter, the turn's marks) is not timed."""
+    pid = server.show(BUSY_SCREEN if route == "busy" else IDLE_SCREEN)
+    waiters.end()
+    for record in (world.hail / "presence").glob("claude-*"):
+        record.unlink()
+    sink_env = {**server.env, "TMUX_PANE": server.sink}
+    between_turns = [hail, "brief", "--hook"]
+    subprocess.run(between_turns, cwd=world.seat_dir(SINK), env=sink_env, capture_output=True)
+    waiter = None
+    if route in ("woken", "busy"):
+        waiter = waiters.start(pid, SINK, server.sink)
+    if route == "busy":
+        subprocess.run(
+            [hail, "deliver", "--format", "claude"],
+            cwd=world.seat_dir(SINK),
+            env=sink_env,
+            input=b'{"prompt":"go"}',
+            capture_output=True,
+            check=True,
+        )  # a turn runs
+    argv = [hail, "sink", "ask", "how long does this send take"]
+    if route.startswith("not woken"):
+        argv.append("--no-wake")
+    err = server.screens / "err"
+    started = time.perf_counter_ns()
+    child = _spawn(argv, {**server.env, "TMUX_PANE": server.sender}, world.seat_dir(SENDER), err)
+    _, status, usage = os.wait4(child, 0)
+    wall = (time.perf_counter_ns() - started) / 1e6
+    said = err.read_text()
+    code = os.waitstatus_to_exitcode(status)
+    wanted = {"woken": "hail: woken:", "busy": "hail: busy:", "typed": "hail: typed:"}
+    if route in wanted and (code != 0 or wanted[route] not in said):
+        raise BenchError(f"the {route} send exited {code}: {said.strip()}")
+    if waiter is not None and route == "woken" and waiter.wait(10) != 2:
+        raise BenchError("the waiter did not wake its session")
+    for name in os.listdir(world.mailbox(SINK) / "new"):
+        forget_message(world, SINK, name.removesuffix(".md"))
+    pending = world.mailbox(SENDER) / "pending"
+    for name in os.listdir(pending) if pending.is_dir() else []:
+        os.unlink(pending / name)
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def _spawn(argv: list[str], env: dict[str, str], cwd: Path, err: Path) -> int:
+    """Start a process in `cwd` with stdin and stdout on /dev/null and stderr in `err`."""
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return os.posix_spawn(
+            argv[0],
+            argv,
+            env,
+            file_actions=[
+                (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_OPEN, 2, str(err), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+            ],
+        )
+    finally:
+        os.chdir(old)
+
+
 def find_hail(arg: str | None) -> str:
     path = Path(arg) if arg else Path(sys.executable).parent / "hail"
     if not (path.is_file() and os.access(path, os.X_OK)):
@@ -908,6 +1238,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     mode.add_argument("--full", action="store_true", help="small and large state, every case")
     mode.add_argument("--imports", action="store_true", help="the slowest imports of each case")
     mode.add_argument(
+        "--waiter", action="store_true", help="the waiter asleep: CPU, memory, and a wake"
+    )
+    mode.add_argument("--routes", action="store_true", help="the send's own time on each route")
+    mode.add_argument(
         "--validate", action="store_true", help="run every case once and check its output"
     )
     p.add_argument("--hail", help="the hail entry point (default: beside this interpreter)")
@@ -916,6 +1250,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--top", type=int, default=12, help="imports shown per case with --imports")
     p.add_argument("--large", action="store_true", help="with --imports or --validate: large too")
     p.add_argument("--cache", type=Path, help="where the large state is cached (default: tmp)")
+    p.add_argument("--sessions", type=int, default=WAITER_SESSIONS, help="waiters with --waiter")
+    p.add_argument(
+        "--seconds", type=float, default=WAITER_SECONDS, help="how long --waiter lets them sleep"
+    )
     return p.parse_args(argv)
 
 
@@ -931,6 +1269,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     scratch = Path(tempfile.mkdtemp(prefix="hail-bench-"))
     try:
         small = small_world(scratch)
+        if args.waiter:
+            return run_waiter(small, hail, args.sessions, args.seconds)
+        if args.routes:
+            return run_routes(small, hail, scratch, args.runs or ROUTE_RUNS)
         worlds = [small]
         if args.full or (args.large and (args.imports or args.validate)):
             worlds.append(large_world(args.cache))

@@ -165,6 +165,23 @@ def payload(event: str, cwd: Path, **extra: object) -> dict[str, object]:
     return base
 
 
+#: The prompt Claude Code 2.1.332 gives the turn a waiter woke (docs/real-clients.md "Claude Code
+#: asyncRewake"): its own notice, not the envelope.
+WOKEN_PROMPT = (
+    "<task-notification>\n<summary>hail: new mail</summary>\n</task-notification>\n"
+    "<system-reminder>\nhail: new mail below (else: hail inbox)\n</system-reminder>"
+)
+
+
+def woken_text() -> str:
+    """What hail's waiter adds: the hook's `rewakeMessage`, a space, and its line."""
+    from hail.hooks.listen import WAKE_LINE
+    from hail.install.hook_table import hook_specs
+
+    waiter = next(s for s in hook_specs("claude") if s.args[0] == "listen")
+    return f"{dict(waiter.handler)['rewakeMessage']} {WAKE_LINE}"
+
+
 def size(text: str) -> int:
     return len(text.encode())
 
@@ -192,6 +209,14 @@ def measure(world: World) -> list[Row]:
         prompt = payload("UserPromptSubmit", cwd, prompt=line, prompt_id="p1")
         context = world.hook("UserPromptSubmit", prompt) or ""
         paths["typed + UserPromptSubmit"] = size(line) + size(context)
+        world.clear()
+
+        # Woken by the waiter: its line after the hook's rewakeMessage, then the woken turn's
+        # prompt hook, whose prompt is Claude Code's notice (so the frame keeps its headline).
+        world.send(v)
+        notice = payload("UserPromptSubmit", cwd, prompt=WOKEN_PROMPT, prompt_id="p2")
+        woken = world.hook("UserPromptSubmit", notice) or ""
+        paths["woken + UserPromptSubmit"] = size(woken_text()) + size(woken)
         preamble = size(context.split("\n", 1)[0]) + 1
         framing = size(context) - preamble - (size(v.body) if v.body else 0)
         repeats = v.headline in context

@@ -113,6 +113,8 @@ KINDS_WORDS = "ask fyi announce hold release"
 #: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads.
 DELIVER_FORMATS = ("claude", "codex")
 DELIVER_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
+#: `listen --format`: the harnesses whose waiter hook hail runs (Claude Code's asyncRewake).
+LISTEN_FORMATS = ("claude",)
 
 #: Every verb, in the help map's order. None of these names can be a seat.
 TABLE: tuple[Verb, ...] = (
@@ -210,6 +212,18 @@ TABLE: tuple[Verb, ...] = (
             Opt("--format", DELIVER_FORMATS, "claude|codex"),
             Opt("--event", DELIVER_EVENTS, "<event>"),
         ),
+        lean=True,
+    ),
+    Verb(
+        "listen",
+        "Receive",
+        (
+            (
+                "listen --format claude",
+                "Claude Code's waiter hook: wakes an idle session for a send",
+            ),
+        ),
+        opts=(Opt("--format", LISTEN_FORMATS, "claude"),),
         lean=True,
     ),
     Verb("whoami", "Seats", (("whoami", "this directory's seat"),), lean=True),

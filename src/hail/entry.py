@@ -59,7 +59,7 @@ def dispatch(args: list[str]) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a hook never fails the agent's session
-        if args[:1] == ["deliver"] or (args[:1] == ["brief"] and "--hook" in args):
+        if args[:1] in (["deliver"], ["listen"]) or (args[:1] == ["brief"] and "--hook" in args):
             from hail.hooks.protocol import log_error
 
             log_error(None, args[0], exc)

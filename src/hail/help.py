@@ -135,6 +135,7 @@ The hooks installed by hail setup deliver message bodies into the agent's contex
   UserPromptSubmit   hail deliver --format claude|codex
   PostToolUse        hail deliver --format claude|codex --event PostToolUse
   Stop               hail deliver --format claude|codex --event Stop
+  SessionStart, Stop hail listen --format claude (Claude Code: wakes an idle session, nothing typed)
 A busy agent gets its mail at its next tool call (PostToolUse) or when its turn ends (Stop: the agent
 goes on with the mail, at most {policy.STOP_BLOCKS_MAX} times in a row, then its turn ends and the mail waits).
 
@@ -256,6 +257,7 @@ ALIASES = {
     "hold": "kinds",
     "release": "kinds",
     "deliver": "receive",
+    "listen": "receive",
     "brief": "receive",
     "inbox": "receive",
     "show": "receive",

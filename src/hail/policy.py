@@ -70,6 +70,20 @@ HOOK_PAYLOAD_WAIT = 0.5
 #: the next Stop lets the turn end and the mail waits for the next prompt or tool call. Codex has
 #: no cap of its own, and a peer that sends every second must not keep a session busy for good.
 STOP_BLOCKS_MAX = 3
+#: The waiter (`hail listen`, Claude Code's asyncRewake hook) ends itself after this long without
+#: a wake, a minute before the `timeout` its hook entry gives Claude Code (WAITER_HOOK_TIMEOUT):
+#: one waiter serves a session left idle for a day, and the next turn's Stop starts another.
+WAITER_HOOK_TIMEOUT = 86400
+WAITER_LIFE_SECONDS = WAITER_HOOK_TIMEOUT - 60
+#: A waiter sleeps in sigtimedwait: a send's signal wakes it at once; without one it looks this
+#: often whether its Claude Code process is still there (a SIGKILLed client cannot end its hooks),
+#: whether a newer waiter took its place, and whether a wake was asked for while no signal came.
+WAITER_CHECK_SECONDS = 1.0
+#: A waiter that fired has woken its session, whose prompt hook claims what is unread: a send in the
+#: moment before that hook ran is carried by the same wake, for at most this long.
+WAKE_GRACE_SECONDS = 10.0
+#: `codex queue` answered within 0.2 s on the pinned Codex; past this the send types instead.
+CODEX_QUEUE_TIMEOUT = 10.0
 #: hook-errors.log is rotated once past this size.
 HOOK_LOG_MAX = 1024 * 1024
 #: One entry of hook-errors.log (an unexpected error's line and its traceback) is cut to this: the

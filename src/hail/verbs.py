@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 
-from hail.argv import Call
+from hail.argv import PARSER_TAIL, Call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,6 +60,16 @@ def _deliver(call: Call) -> int:
     from hail.hooks.deliver import deliver
 
     return deliver(call.text("format"), call.text("event") or "UserPromptSubmit")
+
+
+def _listen(call: Call) -> int:
+    from hail.errors import UsageError
+
+    if call.text("format") is None:
+        raise UsageError(f"listen needs --format claude (it is a hook){PARSER_TAIL}")
+    from hail.hooks.listen import listen
+
+    return listen()
 
 
 def _brief(call: Call) -> int:
@@ -209,6 +219,7 @@ RUNS: dict[str, Callable[[Call], int]] = {
     "show": _show,
     "brief": _brief,
     "deliver": _deliver,
+    "listen": _listen,
     "whoami": _whoami,
     "seats": _seats,
     "watch": _watch,

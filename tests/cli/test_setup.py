@@ -26,7 +26,7 @@ from hail.errors import HailError
 from hail.install.checks import doctor_hook_lines
 from hail.install.codex_toml import codex_untrusted
 from hail.install.codex_trust import codex_trust_hash
-from hail.install.hook_table import hook_groups, wanted_hooks
+from hail.install.hook_table import hook_groups, hook_specs, wanted_hooks
 from tests.support.entry import hail_bin
 from tests.support.rules import host_executable_line, paths_of, rules_for
 from tests.support.world import SCRUBBED
@@ -38,6 +38,8 @@ TRAILER = [
     "      UserPromptSubmit: hail deliver --format claude|codex",
     "      PostToolUse: hail deliver --format claude|codex --event PostToolUse",
     "      Stop: hail deliver --format claude|codex --event Stop",
+    "      SessionStart: hail listen --format claude",
+    "      Stop: hail listen --format claude",
 ]
 TRUST_HINT = (
     "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
@@ -219,7 +221,7 @@ def test_setup_yes_installs_replaces_in_place_and_backs_up(sw: World) -> None:
         f"done  Codex: updated {sw.codex}; run hail setup --trust-codex (or /hooks in Codex)"
         " once to trust the changed hooks; a new session picks them up\n" in r.out
     )
-    assert r.out.splitlines()[-5:] == [*TRAILER, TRUST_HINT]
+    assert r.out.splitlines()[-len(TRAILER) - 1 :] == [*TRAILER, TRUST_HINT]
 
     claude_text = sw.claude.read_text()
     settings = json.loads(claude_text)
@@ -617,9 +619,11 @@ def test_three_programs_in_turn_leave_one_copy_of_each_hook_naming_the_last(sw: 
     last = programs[-1]
     claude, codex = _all_commands(sw)
     for harness, commands in (("claude", claude), ("codex", codex)):
-        for event, cmd in wanted_hooks(harness, last).items():  # type: ignore[arg-type]
+        for event in wanted_hooks(harness, last):  # type: ignore[arg-type]
+            # every hook of that event once (SessionStart and Stop carry Claude's waiter too)
+            want = [s.command(last) for s in hook_specs(harness) if s.event == event]
             hails = [c for c in commands[event] if c.split()[0] in programs]
-            assert hails == [cmd], (harness, event, commands[event])
+            assert hails == want, (harness, event, commands[event])
     assert claude["UserPromptSubmit"] == ["other-tool", f"{last} deliver --format claude", "fmt"]
     # Codex's trust follows the rewritten handlers: one record each, for the last program.
     state = tomlkit.parse(sw.codex.read_text()).unwrap()["hooks"]["state"]
@@ -649,7 +653,7 @@ def test_another_tools_hook_that_mentions_hail_is_kept(sw: World, theirs: str) -
         assert r.rc == 0, r
     claude, codex = _all_commands(sw)
     assert claude["UserPromptSubmit"] == [theirs, "hail deliver --format claude"]
-    assert claude["SessionStart"] == [theirs, "hail brief --hook"]
+    assert claude["SessionStart"] == [theirs, "hail brief --hook", "hail listen --format claude"]
     assert codex["UserPromptSubmit"] == [theirs, "hail deliver --format codex"]
 
 

@@ -20,7 +20,7 @@ import tomlkit
 
 from hail.install.checks import doctor_hook_lines
 from hail.install.codex_trust import codex_trust_hash
-from hail.install.hook_table import hook_groups, hook_specs
+from hail.install.hook_table import hook_groups
 from tests.support.entry import run_hail
 from tests.support.rules import rules_for
 from tests.support.world import SCRUBBED
@@ -146,7 +146,8 @@ def test_doctor_points_at_the_module_not_at_setup_when_the_store_file_lacks_hail
     assert lines == [
         (
             "FIX",
-            f"Claude Code: hail's {' '.join(s.event for s in hook_specs('claude'))} hooks missing"
+            "Claude Code: hail's SessionStart UserPromptSubmit PostToolUse Stop"
+            " SessionStart (listen) Stop (listen) hooks missing"
             f" from {settings}, which Home Manager owns: enable programs.hail in your Home Manager"
             " configuration and switch",
         )

@@ -321,18 +321,20 @@ def launch(
     bin_dir: Path,
     probe_log: Path,
     env: dict[str, str],
+    daemon: bool = False,
 ) -> Agent:
     """Start a client in a new window of the scratch server.
 
     Claude runs with ``--permission-mode default``: 2.1.332 defaults to auto mode, which would
-    never show the permission dialog the guard scenario needs. Codex runs with ``--no-daemon``:
-    otherwise every session's hooks run under one shared daemon with the first pane's
-    ``TMUX_PANE``, and that daemon outlives the test (docs/real-clients.md "Codex daemon").
+    never show the permission dialog the guard scenario needs. Codex runs with ``--no-daemon``
+    unless ``daemon``: with it every session's hooks run under one shared daemon with the first
+    pane's ``TMUX_PANE``, and that daemon outlives its TUI, so the world ends it by pid
+    (docs/real-clients.md "Codex daemon").
     """
     if client == "claude":
         argv = [str(bin_dir / "claude"), "--permission-mode", "default"]
     else:
-        argv = [str(bin_dir / "codex"), "--no-daemon"]
+        argv = [str(bin_dir / "codex")] + ([] if daemon else ["--no-daemon"])
     if "PATH" in env:
         # tmux's `new-window -e PATH=…` does not reach the command it starts (tmux 3.3a): set it
         # on the command line, so the client really runs with that PATH.

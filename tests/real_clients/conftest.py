@@ -109,3 +109,18 @@ def bare_world(request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path)
 @pytest.fixture(params=["claude", "codex"])
 def client(request: pytest.FixtureRequest) -> str:
     return str(request.param)
+
+
+@pytest.fixture(params=["claude", "codex", "codex-daemon"])
+def kind(request: pytest.FixtureRequest) -> str:
+    """A client and how it runs: Claude Code, Codex without its daemon, Codex with it (plain
+    `codex`, as users run it)."""
+    return str(request.param)
+
+
+@pytest.fixture
+def typing_world(
+    request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path
+) -> Iterator[World]:
+    """A world whose Claude Code settings predate the waiter: hail's hooks without `hail listen`."""
+    yield from _world(request, World(tmp_path / "rc", client_bin, waiter=False))

@@ -13,7 +13,7 @@ import json
 import uuid
 from http.server import BaseHTTPRequestHandler
 
-from .fake_http import JSON, Plan, Recorder, plan_for, send_json, serve, sse
+from .fake_http import JSON, Plan, Recorder, plan_for, send_json, serve, sse, strings_in
 
 TOOL = "Bash"
 
@@ -40,6 +40,16 @@ def last_user_turn(body: JSON) -> tuple[str, str | None]:
                 result = str(inner)
         return "\n".join(texts), result
     return "", None
+
+
+def turn_context(body: JSON) -> str:
+    """Every string of the last user message and of what follows it (the hook context Claude Code
+    adds to the turn): where a woken turn's frames are."""
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    last = max(
+        (i for i, m in enumerate(messages) if m.get("role") == "user"), default=len(messages)
+    )
+    return "\n".join(strings_in(messages[last:]))
 
 
 def content_events(plan: Plan) -> tuple[list[tuple[str, JSON]], str]:
@@ -93,7 +103,8 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
         return
     aux = len(body.get("tools") or []) <= 1
     user_text, tool_result = last_user_turn(body)
-    plan = Plan("text", text="Fake title") if aux else plan_for(user_text, tool_result)
+    context = turn_context(body)
+    plan = Plan("text", text="Fake title") if aux else plan_for(user_text, tool_result, context)
     recorder.record(handler.path, body, aux, user_text, tool_result, plan)
     model = str(body.get("model") or "claude-fake")
     events, stop_reason = content_events(plan)

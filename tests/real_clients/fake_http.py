@@ -14,8 +14,9 @@ Scripted replies read the text of the last user turn. Words in it steer the fake
                         (a heredoc): a typed prompt is one line
 - ``RUN_LONG <cmd>``    like ``RUN_CMD``, asking Codex to wait up to 30 s for the command
                         (``yield_time_ms``) before handing the turn back
-- ``ANSWER_HAIL``       in a typed hail envelope: answer it, ``hail <reply> fyi --re <id>
-                        'FAKE-ANSWER: GO for <id>'``, as a model told to reply would
+- ``ANSWER_HAIL``       in a typed hail envelope, or in a frame a hook added to the turn: answer
+                        it, ``hail <reply> fyi --re <id> 'FAKE-ANSWER: GO for <id>'``, as a model
+                        told to reply would
 - ``RUN_WRITE``         call the shell tool in a way that needs the user's approval
 - ``HOLD_TOOL``         hold the reply until ``POST /_control/release``, then call ``echo hi``:
                         the agent stays busy exactly as long as the test wants
@@ -70,8 +71,9 @@ class Plan:
     yield_ms: int = 0
 
 
-def plan_for(last_user_text: str, tool_result: str | None) -> Plan:
-    """Choose the reply from the last user turn (see the module docstring)."""
+def plan_for(last_user_text: str, tool_result: str | None, context: str = "") -> Plan:
+    """Choose the reply from the last user turn (see the module docstring); `context` is the text
+    hooks added to that turn, where a frame from a woken turn's prompt hook sits."""
     if tool_result is not None:
         return Plan("text", text=f"FAKE-DONE tool said: {tool_result[:60]!r}")
     for line in last_user_text.splitlines():
@@ -82,7 +84,7 @@ def plan_for(last_user_text: str, tool_result: str | None) -> Plan:
             return Plan("tool", command=line.split("RUN_CMD ", 1)[1].strip())
         if "RUN_LONG " in line:
             return Plan("tool", command=line.split("RUN_LONG ", 1)[1].strip(), yield_ms=30000)
-    answer = answer_command(last_user_text)
+    answer = answer_command(last_user_text) or answer_command(context)
     if answer is not None:
         return Plan("tool", command=answer)
     if "HOLD_TOOL" in last_user_text:
@@ -100,7 +102,9 @@ def answer_command(text: str) -> str | None:
     """The reply to a typed envelope asking for ``ANSWER_HAIL``: to its ``reply:`` (else the seat of
     its ``from:``), ``--re`` its id."""
     for line in text.splitlines():
-        if "ANSWER_HAIL" not in line or not line.startswith("[hail kind:"):
+        # A typed envelope `[hail kind:ask from:… id:…]`, or a frame `[hail:<token> ask from:… id:…]`
+        # whose `from:` is already the mailbox to answer.
+        if "ANSWER_HAIL" not in line or not line.startswith(("[hail kind:", "[hail:")):
             continue
         fields = dict(
             part.split(":", 1) for part in line[1:].split("]", 1)[0].split()[1:] if ":" in part

@@ -85,8 +85,26 @@ def figure(what: str, client: str, sent_at: float, turn: JSON) -> None:
     print(f"FIGURE {what} {client}: {turn['t'] - sent_at:.2f} s from send to model")
 
 
-def test_ask_to_an_agent_busy_in_a_tool(world: World, client: str) -> None:
-    agent = world.start(client)
+def start_kind(world: World, kind: str) -> Agent:
+    """Claude Code, Codex without its daemon, or Codex with it (conftest's `kind`)."""
+    return world.start("claude" if kind == "claude" else "codex", daemon=kind == "codex-daemon")
+
+
+def assert_no_wake_after(world: World, agent: Agent, stops: int) -> None:
+    """Once the turn has ended, nothing starts another: no waiter fired and nothing was queued
+    (docs/transport.md "Routes": mid-turn, the hooks carry the mail)."""
+    fake = world.fake_for(agent)
+    calls = len(fake.turns())
+    time.sleep(3)
+    assert len(agent.hook_calls("Stop")) == stops, "no other turn ran"
+    assert len(fake.turns()) == calls, "no other model call"
+    assert not any(p.startswith("<task-notification>") for p in agent.prompts()), "no wake"
+    assert "hail: new mail" not in agent.screen()
+
+
+def test_ask_to_an_agent_busy_in_a_tool(world: World, kind: str) -> None:
+    agent = start_kind(world, kind)
+    client = agent.client
     fake = world.fake_for(agent)
     release = busy_in_tool(world, agent)
 
@@ -97,7 +115,7 @@ def test_ask_to_an_agent_busy_in_a_tool(world: World, client: str) -> None:
 
     release()
     turn = eventually(lambda: first_delivery(fake, message_id), "the body reached the model")
-    figure("busy-in-tool", client, sent_at, turn)
+    figure("busy-in-tool", kind, sent_at, turn)
     assert turn["tool_result"] is not None, "the body came with the tool's result"
     assert "BODY-BUSY-1 mid-turn body" in request_text(turn)
     if client == "claude":
@@ -110,10 +128,11 @@ def test_ask_to_an_agent_busy_in_a_tool(world: World, client: str) -> None:
     eventually(lambda: "FAKE-DONE" in agent.screen() or None, "the answer reached the screen")
     assert_nothing_typed(agent, message_id)
     assert_delivered_once(world, fake, message_id)
+    assert_no_wake_after(world, agent, 1)
 
 
-def test_ask_to_an_agent_waiting_for_the_model(world: World, client: str) -> None:
-    agent = world.start(client)
+def test_ask_to_an_agent_waiting_for_the_model(world: World, kind: str) -> None:
+    agent = start_kind(world, kind)
     fake = world.fake_for(agent)
     hold_a_turn(world, agent, "HOLD_TOOL then answer")
 
@@ -122,13 +141,14 @@ def test_ask_to_an_agent_waiting_for_the_model(world: World, client: str) -> Non
     )
     fake.release()
     turn = eventually(lambda: first_delivery(fake, message_id), "the body reached the model")
-    figure("busy-on-model", client, sent_at, turn)
+    figure("busy-on-model", kind, sent_at, turn)
     assert "BODY-BUSY-2 mid-turn body" in request_text(turn)
     assert turn["tool_result"] is not None, "the reply in progress was kept: its tool ran"
     agent.wait_stops(1)
     eventually(lambda: "FAKE-DONE" in agent.screen() or None, "the answer reached the screen")
     assert_nothing_typed(agent, message_id)
     assert_delivered_once(world, fake, message_id)
+    assert_no_wake_after(world, agent, 1)
 
 
 def test_quiet_fyi_to_an_agent_busy_in_a_tool_arrives_with_the_tool_result(

@@ -3,8 +3,9 @@
 ``hail <asker> fyi --re <id> …``, and the asker's tool call returns with the framed answer.
 
 Both directions: Claude Code asks Codex, and Codex asks Claude Code. The fake models script the
-"model": ``RUN_CMD``/``RUN_LONG`` make the asker run the command, ``ANSWER_HAIL`` in the typed
-envelope makes the other model answer it (``fake_http.py``). Codex runs the ask with
+"model": ``RUN_CMD``/``RUN_LONG`` make the asker run the command, ``ANSWER_HAIL`` in the
+envelope, or in the frame of a turn hail's waiter woke, makes the other model answer it
+(``fake_http.py``). Codex runs the ask with
 ``yield_time_ms`` 30000, as the skill tells a Codex agent that waits longer than its 10 s default.
 
 Each test prints the time from the answer being filed (its ``replies/`` link) to the asker's tool
@@ -62,8 +63,9 @@ def converse(world: World, asker: Agent, answerer: Agent, command: str) -> None:
     assert frame, output
     token, answer = frame.group(1), frame.group(2)
     assert f"[/hail:{token}]" in output
-    # The answerer's model saw the ask (its envelope typed into its pane), and answered with --re.
-    asked = next(t for t in fake_answerer.turns() if f"id:{ask}]" in t["user_text"])
+    # The answerer's model saw the ask (its envelope as the prompt, or its frame in the turn a
+    # waiter woke), and answered with --re.
+    asked = next(t for t in fake_answerer.turns() if f"id:{ask}]" in request_text(t))
     assert "ANSWER_HAIL" in request_text(asked)
     receipt = world.hail(["sent", ask], cwd=asker.cwd)
     assert re.fullmatch(rf"injected \S+ replied {answer}\n", receipt.out), receipt
@@ -108,9 +110,11 @@ def test_a_late_answer_wakes_the_idle_asker_after_its_wait_timed_out(world: Worl
         cwd=world.seat["worker"],
         pane=codex.pane,
     )
-    assert late.rc == 0, late  # an fyi, yet typed: it answers boss's ask
+    assert late.rc == 0, late  # an fyi, yet it wakes its asker: it answers boss's ask
+    assert "woken:" in late.err, late
     turn = eventually(lambda: first_delivery(fake, late.id), "the late answer reached the model")
-    assert f"re:{ask.group(1)}] GO: late but sure" in turn["user_text"], "typed as the prompt"
+    assert f"re:{ask.group(1)}] GO: late but sure" in request_text(turn), "framed in that request"
+    assert turn["user_text"].startswith("<system-reminder>"), "the waiter's turn, nothing typed"
     assert world.hail(["sent", late.id]).out.startswith("injected ")
 
 
@@ -118,9 +122,15 @@ def test_only_a_persons_prompt_marks_the_seat_as_prompted(world: World, client: 
     agent = world.start(client, seat="worker")
     prompted = world.state / "hail" / "seats" / "worker" / "prompted"
     sent = world.send("worker", "an envelope is no person's prompt")
-    submitted_prompt(agent, sent.id)
+    if client == "claude":
+        # Woken by the waiter: the turn's prompt is Claude Code's notice, no person's either.
+        assert "woken:" in sent.err, sent
+        eventually(lambda: agent.prompts() or None, "the woken turn ran its prompt hook")
+        assert agent.prompts()[0].startswith("<task-notification>")
+    else:
+        submitted_prompt(agent, sent.id)
     agent.wait_stops(1)
-    assert not prompted.exists(), "the typed envelope left no mark"
+    assert not prompted.exists(), "neither the typed envelope nor a wake left a mark"
     world.tmux.submit(agent.pane, "a person types this")
     agent.wait_stops(2)
     assert prompted.exists(), "the person's prompt did"

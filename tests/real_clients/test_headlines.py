@@ -1,7 +1,9 @@
 """Headlines the composers could take for something else are still submitted as typed. A trailing
 ``@word`` opens the file-mention popup (Enter would accept the completion), a leading ``/`` or ``!``
 starts a command when it begins the line, and the longest headline the cap allows tests paste
-handling (Codex needs a pause before Enter: docs/transport.md "Verification and submit")."""
+handling (Codex needs a pause before Enter: docs/transport.md "Verification and submit"). Typed only
+where no native wake reaches (docs/transport.md "Routes"): Claude Code settings from before the
+waiter, a Codex that has had no prompt."""
 
 from __future__ import annotations
 
@@ -22,7 +24,10 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_special_headline_is_submitted_verbatim(world: World, client: str, case: str) -> None:
+def test_special_headline_is_submitted_verbatim(
+    typing_world: World, client: str, case: str
+) -> None:
+    world = typing_world
     headline, with_body = CASES[case]
     assert len(headline) <= CAP
     # Something for the @-popup to complete to, as in a real workspace.

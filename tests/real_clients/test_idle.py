@@ -1,6 +1,8 @@
-"""An idle agent gets an ask. The envelope becomes the prompt, the body reaches the model inside its
-frame in that same turn, without the headline the prompt already carries, and the receipt says
-``injected``."""
+"""An idle agent that no native wake reaches (docs/transport.md "Routes": Claude Code settings from
+before the waiter, a Codex that has had no prompt) gets an ask typed. The envelope becomes the
+prompt, the body reaches the model inside its frame in that same turn, without the headline the
+prompt already carries, and the receipt says ``injected``. test_native_wake.py has the native
+routes."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from .fake_http import request_text
 from .world import World
 
 
-def test_ask_to_an_idle_agent_is_submitted_and_injected(world: World, client: str) -> None:
+def test_ask_to_an_idle_agent_is_submitted_and_injected(typing_world: World, client: str) -> None:
+    world = typing_world
     agent = world.start(client)
     fake = world.fake_for(agent)
     headline = "please review the parser change before the merge"
@@ -21,6 +24,7 @@ def test_ask_to_an_idle_agent_is_submitted_and_injected(world: World, client: st
     sent = world.send("worker", headline, body)
 
     assert sent.rc == 0, sent
+    assert sent.err == f"hail: typed: into {agent.pane}\n", sent
     message_id = sent.id
     prompt = submitted_prompt(agent, message_id)
     expected = envelope(message_id, headline, sender=f"boss/{world.boss_pane}", with_body=True)

@@ -74,11 +74,12 @@ def test_codex_in_its_default_sandbox_sends_to_claude_and_to_codex_and_receives(
     to_claude = ID_LINE.search(out)
     assert to_claude is not None, out
     stored(world, "boss", to_claude.group(1))
-    submitted_prompt(claude, to_claude.group(1))
+    assert "hail: woken:" in out, "the idle Claude is woken by its waiter, nothing typed"
     turn = eventually(
         lambda: first_delivery(world.anthropic, to_claude.group(1)), "the body reached Claude"
     )
     assert "BODY-SBX-CLAUDE line one\nline two" in request_text(turn)
+    assert claude.prompts()[-1].startswith("<task-notification>"), "nothing typed into Claude"
 
     # To another Codex, in its own sandbox too.
     code, out = run_in_codex(
@@ -94,9 +95,11 @@ def test_codex_in_its_default_sandbox_sends_to_claude_and_to_codex_and_receives(
     )
     assert "BODY-SBX-CODEX the gate log is long" in request_text(turn)
 
-    # And receives: a send to the sandboxed sender is typed and injected by its hooks.
+    # And receives: a send to the sandboxed sender (its thread known now) is queued on it and
+    # injected by its hooks.
     sent = world.send("worker", "reply when you can", "BODY-SBX-BACK from boss")
     assert sent.rc == 0, sent
+    assert "hail: queued:" in sent.err, sent
     submitted_prompt(sender, sent.id)
     turn = eventually(lambda: first_delivery(world.openai, sent.id), "the body reached the sender")
     assert "BODY-SBX-BACK from boss" in request_text(turn)

@@ -5,7 +5,7 @@ that pane only: its envelope, its hooks, its model requests. Each session talks 
 
 from __future__ import annotations
 
-from .evidence import delivery_tokens, eventually, first_delivery, submitted_prompt
+from .evidence import delivery_tokens, eventually, first_delivery
 from .fake_http import request_text
 from .world import World
 
@@ -23,9 +23,9 @@ def test_sub_seat_reaches_its_own_pane_only(world: World) -> None:
     sent = world.send(f"shared@{b.pane}", "only for the second session", "BODY-SHARED-1")
     assert sent.rc == 0, sent
     message_id = sent.id
-    prompt = submitted_prompt(b, message_id)
-    assert prompt.endswith("only for the second session — hail inbox")
+    assert f"woken: shared@{b.pane}'s session in {b.pane}" in sent.err, "b's waiter woke it"
     turn = eventually(lambda: first_delivery(fake_b, message_id), "the body reached b's model")
+    assert b.prompts()[-1].startswith("<task-notification>"), "nothing typed"
     assert "BODY-SHARED-1" in request_text(turn)
     b.wait_stops(1)
 

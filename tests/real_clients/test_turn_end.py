@@ -55,8 +55,10 @@ def test_an_ask_to_an_agent_writing_its_answer_arrives_when_the_turn_ends(
 
 
 def test_a_persons_draft_stays_and_the_message_arrives_with_their_prompt(
-    world: World, client: str
+    typing_world: World, client: str
 ) -> None:
+    """Where no native wake reaches (test_native_wake.py has the draft under a native wake)."""
+    world = typing_world
     agent = world.start(client)
     fake = world.fake_for(agent)
     world.tmux.cmd("send-keys", "-t", agent.pane, "-l", "--", DRAFT)

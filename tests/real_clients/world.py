@@ -14,6 +14,7 @@ Layout under the test's tmp dir::
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -55,6 +56,7 @@ class World:
         probe_context: bool = False,
         setup: bool = True,
         home_state: bool = False,
+        waiter: bool = True,
     ) -> None:
         self.root = root
         self.home = root / "home"
@@ -73,6 +75,8 @@ class World:
         self._tmux: ClientTmux | None = None
         try:
             self._build(bin_dir, with_hail, probe_context, setup)
+            if with_hail and setup and not waiter:
+                self.drop_waiter()
         except BaseException:
             self.close()
             raise
@@ -126,6 +130,46 @@ class World:
             if self.setup_run.rc != 0:
                 raise AssertionError(f"hail setup failed: {self.setup_run}")
 
+    def drop_waiter(self) -> None:
+        """Claude Code settings as an earlier hail setup left them: hail's hooks without the
+        waiter (docs/hooks.md "The waiter")."""
+        path = self.home / ".claude" / "settings.json"
+        settings = json.loads(path.read_text())
+        for event, groups in settings["hooks"].items():
+            settings["hooks"][event] = [
+                g for g in groups if not any("hail listen" in h["command"] for h in g["hooks"])
+            ]
+        path.write_text(json.dumps(settings, indent=2) + "\n")
+
+    def waiters(self) -> list[int]:
+        """The pids of the waiters (`hail listen`) of this world's clients that run now."""
+        return [
+            pid for pid, args in self.processes() if "listen" in args and "hail" in " ".join(args)
+        ]
+
+    def codex_daemons(self) -> list[int]:
+        """The pids of this world's Codex daemons (`codex app-server …`), which outlive their TUI."""
+        return [pid for pid, args in self.processes() if "app-server" in args]
+
+    def processes(self) -> list[tuple[int, list[str]]]:
+        """Every live process whose environment names this world's HOME, with its arguments."""
+        marker = f"HOME={self.home}".encode()
+        found: list[tuple[int, list[str]]] = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                if marker not in (entry / "environ").read_bytes().split(b"\0"):
+                    continue
+                raw = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if raw and alive(int(entry.name)):
+                found.append(
+                    (int(entry.name), raw.decode(errors="replace").rstrip("\0").split("\0"))
+                )
+        return found
+
     def fake(self, module: str) -> FakeServer:
         n = sum(1 for f in self.fakes if f.log.parent.name.startswith(module))
         server = FakeServer(module, self.root / f"{module}-{n}")
@@ -152,8 +196,10 @@ class World:
         seat: str = "worker",
         fake: FakeServer | None = None,
         env: dict[str, str] | None = None,
+        daemon: bool = False,
     ) -> Agent:
-        """Start a client in a seat; `env` adds to (or overrides) its environment."""
+        """Start a client in a seat; `env` adds to (or overrides) its environment. Codex starts
+        with its daemon only when `daemon`."""
         if client == "codex" and fake is not None:
             raise ValueError("codex reads its server from config.toml; use world.openai")
         agent = launch(
@@ -163,6 +209,7 @@ class World:
             self.client_bin,
             self.probe_log,
             self.client_env(client, fake) | (env or {}),
+            daemon=daemon,
         )
         self.agents.append(agent)
         agent.wait_ready()
@@ -231,6 +278,12 @@ class World:
         of this test's that was still alive afterwards (then killed)."""
         if self._tmux is not None:
             self._tmux.kill()
+        # A Codex daemon outlives its TUI and the tmux server by design: ended here by pid, it is
+        # not a leftover.
+        for pid in self.codex_daemons():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: not self.codex_daemons(), 5)
         for fake in self.fakes:
             fake.stop()
         return self.reap_leftovers()

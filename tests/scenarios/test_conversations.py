@@ -117,7 +117,7 @@ def test_a_reply_wakes_its_idle_asker_even_as_an_fyi(talk: Talk) -> None:
     assert (rc, "quiet:" in err) == (0, True), "a plain fyi to boss stays quiet"
     plain = ask_id(out)
     rc, out, err = talk.say("worker", "boss", "fyi", "--re", ask, "GO: safe to run twice")
-    assert (rc, err) == (0, ""), "the reply was typed and submitted"
+    assert (rc, err) == (0, f"hail: typed: into {talk.panes['boss']}\n"), "the reply was typed"
     answer = ask_id(out)
     assert wait_until(lambda: talk.submitted("boss", answer), 15)
     screen = talk.scene.screen(talk.panes["boss"])
@@ -245,7 +245,7 @@ def test_a_chain_of_replies_stops_waking_at_the_cap_until_a_person_prompts(talk:
     for n in range(1, CAP + 1):
         frm, to = sides[(n - 1) % 2]
         rc, out, err = talk.say(frm, to, "ask", "--re", last, f"reply {n}")
-        assert (rc, err) == (0, ""), (n, err)
+        assert (rc, err) == (0, f"hail: typed: into {talk.panes[to]}\n"), (n, err)
         last = ask_id(out)
         assert wait_until(functools.partial(talk.submitted, to, last), 15), n
     frm, to = sides[CAP % 2]
@@ -257,6 +257,6 @@ def test_a_chain_of_replies_stops_waking_at_the_cap_until_a_person_prompts(talk:
     assert f"id:{capped}" not in talk.scene.screen(talk.panes[to]), "nobody was woken"
     talk.person_types(to, "what are you two up to?")  # the hook injects the capped one, too
     rc, out, err = talk.say(frm, to, "ask", "--re", capped, "after a person looked in")
-    assert (rc, err) == (0, "")
+    assert (rc, err) == (0, f"hail: typed: into {talk.panes[to]}\n")
     fresh = ask_id(out)
     assert wait_until(lambda: talk.submitted(to, fresh), 15)

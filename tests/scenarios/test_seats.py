@@ -173,22 +173,23 @@ def test_the_seats_table_shows_agents_unread_and_hook_age(scene: Scene) -> None:
     table = scene.as_pane(scene.sender, "seats")
     assert table.rc == 0, table.err
     lines = table.out.split("\n")
-    assert lines[0].split() == ["SEAT", "AGENTS", "STATE", "UNREAD", "HOOK", "ROOT"]
+    assert lines[0].split() == ["SEAT", "AGENTS", "STATE", "ROUTE", "UNREAD", "HOOK", "ROOT"]
     assert lines[0].startswith("SEAT  ")
     worker = next(line for line in lines if line.startswith("worker "))
     cells = worker.split()
-    # `cat` is an agent only by HAIL_AGENT_COMMANDS: hail does not know its screen.
-    assert cells[1] == f"{scene.recv}:cat" and cells[2] == "?"
-    assert cells[3] == "1" and cells[4] == "-"
+    # `cat` is an agent only by HAIL_AGENT_COMMANDS: hail does not know its screen, and it has no
+    # native route: a send types into it.
+    assert cells[1] == f"{scene.recv}:cat" and cells[2] == "?" and cells[3] == "type"
+    assert cells[4] == "1" and cells[5] == "-"
     assert scene.as_pane(scene.recv, "deliver", "--format", "claude").rc == 0
     after = scene.as_pane(scene.sender, "seats", "worker")
     row = next(line for line in after.out.split("\n") if line.startswith("worker "))
-    assert row.split()[4].endswith("s")
-    assert row.split()[3] == "0"
+    assert row.split()[5].endswith("s")
+    assert row.split()[4] == "0"
     # Without tmux the agents are unknown, not absent.
     offline = scene.as_pane(scene.sender, "seats", env={"HAIL_SOCKET": "/nonexistent/socket"})
     row = next(line for line in offline.out.split("\n") if line.startswith("worker "))
-    assert row.split()[1:3] == ["?", "-"]
+    assert row.split()[1:4] == ["?", "-", "-"]
     missing = scene.as_pane(scene.sender, "seats", "nobody")
     assert missing.rc == 1 and "no seat nobody" in missing.err
     assert os.path.isdir(scene.state)

@@ -182,7 +182,7 @@ def test_an_ask_sent_as_the_turn_ends_is_typed_once_the_screen_settles(scene: Sc
     assert wait_until(lambda: scene.new_files("worker") != [])
     scene.tmux("send-keys", "-t", scene.recv, "C-d")  # the client draws its idle composer
     _, err = sending.communicate(timeout=30)
-    assert (sending.returncode, err) == (0, ""), err
+    assert (sending.returncode, err) == (0, f"hail: typed: into {scene.recv}\n"), err
     assert wait_until(lambda: "SUBMITTED [hail kind:ask" in scene.screen(scene.recv))
 
 

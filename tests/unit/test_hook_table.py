@@ -13,6 +13,7 @@ from typing import cast
 import pytest
 import tomlkit
 
+from hail import policy
 from hail.install.claude_json import merge_claude
 from hail.install.codex_toml import merge_codex
 from hail.install.codex_trust import codex_trust_hash
@@ -43,9 +44,21 @@ def nix_eval(expr: str, **args: str) -> object:
 def test_the_table_names_every_hook_once_per_harness() -> None:
     table = json.loads(Path(TABLE_PATH).read_text(encoding="utf-8"))
     for harness in HARNESSES:
-        events = [entry["event"] for entry in table[harness]]
-        assert len(events) == len(set(events)), harness
+        hooks = [(entry["event"], entry["args"][0]) for entry in table[harness]]
+        assert len(hooks) == len(set(hooks)), harness
         assert all(entry["args"] for entry in table[harness]), harness
+
+
+def test_the_waiter_is_claudes_async_rewake_hook_with_a_timeout_past_its_life() -> None:
+    waiters = [s for s in hook_specs("claude") if s.args[0] == "listen"]
+    assert [s.event for s in waiters] == ["SessionStart", "Stop"]
+    for spec in waiters:
+        handler = dict(spec.handler)
+        assert handler["asyncRewake"] is True
+        assert handler["timeout"] == policy.WAITER_HOOK_TIMEOUT
+        assert handler["timeout"] > policy.WAITER_LIFE_SECONDS, "it ends itself before the client"
+        assert handler["rewakeSummary"] == "hail: new mail"
+    assert not [s for s in hook_specs("codex") if s.args[0] == "listen"], "Codex has no rewake"
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
@@ -56,7 +69,7 @@ def test_setup_adds_exactly_the_tables_groups_to_an_empty_config(harness: Harnes
         doc = tomlkit.parse(merge_codex("", "/home/u/.codex/config.toml", False, PROGRAM))
         installed = cast(dict[str, object], doc.unwrap()["hooks"])
     assert installed == hook_groups(harness, PROGRAM)
-    assert list(installed) == [spec.event for spec in hook_specs(harness)]
+    assert list(installed) == list(dict.fromkeys(spec.event for spec in hook_specs(harness)))
 
 
 @needs_nix

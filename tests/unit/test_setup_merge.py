@@ -84,7 +84,10 @@ def test_a_program_of_any_name_is_hails_where_it_runs_one_of_hails_hooks_exactly
         }
     )
     hooks = json.loads(merge_claude(text, program="/usr/bin/hail"))["hooks"]
-    assert _commands(hooks["SessionStart"]) == [["/usr/bin/hail brief --hook"]]
+    assert _commands(hooks["SessionStart"]) == [
+        ["/usr/bin/hail brief --hook"],
+        ["/usr/bin/hail listen --format claude"],  # the waiter, beside the brief
+    ]
     # /opt/dev/h ran hail's SessionStart hook, so its older deliver line is hail's too.
     assert _commands(hooks["UserPromptSubmit"]) == [
         ["/usr/bin/hail deliver --format claude"],
@@ -136,7 +139,8 @@ def test_claude_keeps_other_tools_unknown_keys_and_key_order() -> None:
 def test_claude_gets_all_three_hooks_as_new_groups_without_matcher() -> None:
     out = json.loads(merge_claude(claude_settings_with_an_old_hail_line()))
     assert out["hooks"]["SessionStart"] == [
-        {"hooks": [{"type": "command", "command": "hail brief --hook"}]}
+        {"hooks": [{"type": "command", "command": "hail brief --hook"}]},
+        {"hooks": [WAITER]},
     ]
     assert out["hooks"]["PostToolUse"] == [
         {
@@ -163,10 +167,53 @@ def test_claude_merge_is_idempotent(text: str) -> None:
 
 
 def test_claude_current_file_comes_back_byte_for_byte_in_its_own_formatting() -> None:
+    text = json.dumps({"hooks": hook_groups("claude")}, indent=4)  # 4 spaces, no final newline
+    assert merge_claude(text) == text
+
+
+#: The waiter's handler as the table gives it (`data/harness_hooks.json`).
+WAITER = {
+    "type": "command",
+    "command": "hail listen --format claude",
+    "asyncRewake": True,
+    "timeout": 86400,
+    "rewakeMessage": "hail:",
+    "rewakeSummary": "hail: new mail",
+}
+
+
+def test_settings_that_predate_the_waiter_get_it_beside_the_brief_and_the_stop_hook() -> None:
     wanted = wanted_hooks("claude")
     hooks = {e: [{"hooks": [{"type": "command", "command": c}]}] for e, c in wanted.items()}
-    text = json.dumps({"hooks": hooks}, indent=4)  # 4 spaces, no trailing newline
-    assert merge_claude(text) == text
+    out = json.loads(merge_claude(json.dumps({"hooks": hooks})))["hooks"]
+    assert _commands(out["SessionStart"]) == [["hail brief --hook"], [WAITER["command"]]]
+    assert _commands(out["Stop"]) == [
+        ["hail deliver --format claude --event Stop"],
+        [WAITER["command"]],
+    ]
+    assert out["Stop"][1]["hooks"][0] == WAITER
+    assert _commands(out["UserPromptSubmit"]) == [["hail deliver --format claude"]]
+
+
+def test_a_waiter_is_fixed_in_place_its_other_keys_kept_and_a_second_one_dropped() -> None:
+    mine = {**WAITER, "command": "/old/bin/hail listen --format claude", "timeout": 600}
+    mine |= {"asyncRewake": False, "statusMessage": "mine"}
+    text = _claude(
+        {
+            "Stop": [
+                {"matcher": "m", "hooks": [{"type": "command", "command": "other"}, mine]},
+                {"hooks": [{"type": "command", "command": "hail listen --format claude"}]},
+            ]
+        }
+    )
+    stop = json.loads(merge_claude(text))["hooks"]["Stop"]
+    assert _commands(stop) == [
+        ["other", WAITER["command"]],
+        ["hail deliver --format claude --event Stop"],
+    ]
+    assert stop[0]["matcher"] == "m"
+    assert stop[0]["hooks"][1] == {**WAITER, "statusMessage": "mine"}
+    assert merge_claude(merge_claude(text)) == merge_claude(text)
 
 
 def test_claude_extra_hail_lines_are_removed_and_emptied_groups_dropped() -> None:
@@ -192,7 +239,7 @@ def test_claude_extra_hail_lines_are_removed_and_emptied_groups_dropped() -> Non
 
 def test_claude_event_that_is_not_an_array_is_replaced() -> None:
     out = json.loads(merge_claude(_claude({"SessionStart": "nonsense"})))
-    assert _commands(out["hooks"]["SessionStart"]) == [["hail brief --hook"]]
+    assert _commands(out["hooks"]["SessionStart"]) == [["hail brief --hook"], [WAITER["command"]]]
 
 
 @pytest.mark.parametrize(

@@ -224,6 +224,43 @@ def _check_hooks_run(ctx: Ctx, panes: Panes | None, out: _Lines) -> None:
 
     for status, text in hook_run_lines(ctx, panes) + silent_agent_lines(ctx, panes):
         out.say(status, text)
+    for text in _native_route_notes(ctx, panes):
+        out.say("note", text)
+
+
+def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
+    """Agents a send can only type into [docs/transport.md "Routes"]: a Claude Code session with no
+    live waiter, a Codex whose thread hail's hooks have not seen."""
+    from hail.store import presence
+    from hail.transport import agent_process
+    from hail.transport.codex_queue import live_thread
+
+    if panes is None:
+        return []
+    notes: list[str] = []
+    waiters = presence.waiters(ctx.store)
+    for pane in panes.panes:
+        if pane.agent not in ("claude", "codex") or pane.seat is None:
+            continue
+        pid = agent_process.agent_pid(pane.pid, pane.agent)
+        started = agent_process.started_at(pid) if pid is not None else None
+        if started is None or ctx.now() - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
+            continue
+        where = f"{pane.agent} in {pane.id} (seat {pane.seat})"
+        if pane.agent == "claude":
+            if any(w.claude == pid and w.client_running() for w in waiters):
+                continue
+            notes.append(
+                f"{where} has no live waiter (hail listen), so sends type into it: it started"
+                " before hail setup installed the waiter (restart it), or its waiter ended (the"
+                " next turn's end starts one)"
+            )
+        elif live_thread(ctx, pane, pane.seat) is None:
+            notes.append(
+                f"{where}: its thread is unknown to hail (no prompt since hail's hooks run), so"
+                " sends type into it; once it has had a prompt, they queue on its thread"
+            )
+    return notes
 
 
 # --- steps 8–11: the mailboxes ------------------------------------------------------------------

@@ -42,7 +42,7 @@ def seats(ctx: Ctx, seat: str | None) -> int:
         if not names:
             raise StateError(f"no seat {seat}; hail seats lists them")
     states = AgentStates(tmux)
-    rows = [["SEAT", "AGENTS", "STATE", "UNREAD", "HOOK", "ROOT"]]
+    rows = [["SEAT", "AGENTS", "STATE", "ROUTE", "UNREAD", "HOOK", "ROOT"]]
     rows += [_seat_row(ctx, name, panes, states) for name in sorted(names)]
     for line in table(rows):
         emit(line)
@@ -70,6 +70,20 @@ class AgentStates:
         return SHOWN_STATE.get(verdict.state, verdict.state)
 
 
+def route_of(ctx: Ctx, pane: Pane, mailbox: str) -> str:
+    """How a send to `mailbox` would wake this agent now [docs/transport.md "Routes"]: `wake` (its
+    Claude Code waiter listens), `queue` (its Codex thread is known), `hooks` (a turn runs: its
+    PostToolUse and Stop hooks carry the mail), else `type` (into an idle, empty composer)."""
+    from hail.transport import native
+
+    found = native.find(ctx, pane, mailbox)
+    if found is None:
+        return "type"
+    if not native.between_turns(ctx, found, mailbox):
+        return "hooks"
+    return "wake" if found.waiter is not None else "queue"
+
+
 def _seat_part(mailbox: str) -> str:
     parsed = parse_mailbox(mailbox)
     return parsed[0] if parsed is not None else mailbox
@@ -82,6 +96,7 @@ def _seat_row(ctx: Ctx, name: str, panes: Panes | None, states: AgentStates) -> 
         name,
         _agents_cell(name, panes),
         " ".join(states.of(p) for p in agents) or "-",
+        " ".join(route_of(ctx, p, name) for p in agents) or "-",
         str(box.unread_count()),
         _age(ctx.now(), box.hooked_at()),
         _root_cell(ctx, name),

@@ -20,6 +20,7 @@ from hail.store.message import render
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.route import Route, Sender
+    from hail.transport.native import Native
     from hail.transport.panes import Pane
     from hail.transport.screen import Verdict
     from hail.transport.tmux import Tmux
@@ -419,7 +420,8 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     quiet = is_quiet(ctx, kind, to.mailbox) and not thread.is_reply  # a reply wakes its asker
     capped = not quiet and thread.capped(kind)
     wake_pane = None if args.no_wake or quiet or capped else to.wake
-    verdict = _look_first(tmux, wake_pane)  # a dialog: exit 4, nothing written
+    native = _native_first(ctx, args, tmux, wake_pane, to.mailbox)
+    verdict = None if native is not None else _look_first(tmux, wake_pane)  # a dialog: exit 4
     letter = Letter(kind, draft, args.re or "", scope, span)
     msg_id, until = post(ctx, who, to, letter, thread.headers())
     if thread.is_reply and args.re:
@@ -445,6 +447,8 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
         kind, who.from_, who.reply, msg_id, draft.headline, args.re or "", scope, until
     )
     line = envelope.render(head, has_body=draft.body is not None)
+    if native is not None:
+        return native_and_report(ctx, args, kind, to, msg_id, line, (tmux, native))
     return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, wake_pane, verdict))
 
 
@@ -453,6 +457,18 @@ def _draft(kind: str, args: SendArgs, stdin_text: str | None, cap: int) -> Draft
     raw_headline, body = split_input(args.headline, stdin_text)
     body = with_body_argument(args.body, body)
     return compose(kind, raw_headline, body, cap)
+
+
+def _native_first(
+    ctx: Ctx, args: SendArgs, tmux: Tmux | None, pane: Pane | None, mailbox: str
+) -> Native | None:
+    """The pane's native wake, when it has one and the send may use it (`--no-submit` asks for
+    typing). Nothing is typed on it, so a dialog does not refuse the send."""
+    if pane is None or tmux is None or args.no_submit:
+        return None
+    from hail.transport.native import find
+
+    return find(ctx, pane, mailbox)
 
 
 def _look_first(tmux: Tmux | None, pane: Pane | None) -> Verdict | None:
@@ -504,7 +520,76 @@ def wake_and_report(
         return report_not_woken(ctx, to, "typed", f"{pane.id} is busy")
     if result.reason:
         return report_not_woken(ctx, to, "submitted" if result.typed else "typed", result.reason)
+    note(f"typed: into {pane.id}" + ("" if result.submitted else " (not submitted: --no-submit)"))
     return 0
+
+
+# --- the native routes [docs/transport.md "Routes"] --------------------------------------------
+#
+# Between turns (hail's hook records say so) the wake goes native, with nothing typed, and the send
+# exits 0. During a turn nothing is woken or queued: PostToolUse and Stop carry the mail (exit 0,
+# `busy`), and the screen is read only for what the records cannot tell: a dialog that holds the
+# turn (exit 5: it arrives once a person answers it), and a turn the person interrupted, which ran
+# no Stop (its composer is idle again: typed as before).
+
+
+def native_and_report(
+    ctx: Ctx,
+    args: SendArgs,
+    kind: str,
+    to: Route,
+    msg_id: str,
+    line: str,
+    where: tuple[Tmux, Native],
+) -> int:
+    """Wake natively when the session is between turns; else judge the turn by its screen."""
+    from hail.transport import native as routes
+
+    tmux, found = where
+    if routes.between_turns(ctx, found, to.mailbox):
+        if found.waiter is not None:
+            routes.wake_waiter(ctx, found.waiter, to.mailbox)
+            note(routes.route_line(found, to.mailbox))
+            return 0
+        failure = _queue(ctx, kind, to, msg_id, line, found)
+        if not failure:
+            note(routes.route_line(found, to.mailbox))
+            return 0
+        note(f"{failure}; typing instead")
+    from hail.transport import screen
+    from hail.transport.wake import read_screen
+
+    verdict = read_screen(tmux, found.pane.id)
+    state = verdict.state if verdict is not None else None
+    if state in (screen.BUSY, screen.QUEUED, screen.DRAFT) and hooks_live(ctx, to.mailbox):
+        note(f"busy: arrives at {to.mailbox}'s next tool call or when its turn ends")
+        return 0
+    if state == screen.DIALOG:
+        return report_not_woken(
+            ctx,
+            to,
+            "typed",
+            f"a dialog in {found.pane.id} holds its turn; it arrives with the next tool call once "
+            "the dialog is answered",
+        )
+    # No Stop ended the turn (the person interrupted it) or the queue failed: the screen decides.
+    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, found.pane, verdict))
+
+
+def _queue(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native) -> str:
+    """Queue the envelope on the Codex thread; "" once queued. A control kind is complete in its
+    envelope: filed `inline` before the queue takes it, as when it is typed, and given back unread
+    if the queue refused it."""
+    from hail.transport.codex_queue import queue
+
+    assert found.thread is not None
+    inline = InlineFiling(ctx, to.mailbox, msg_id) if kind in policy.CONTROL_KINDS else None
+    if inline is not None:
+        inline.file()
+    failure = queue(found.thread, found.tui, line)
+    if failure and inline is not None:
+        inline.undo()
+    return failure
 
 
 class InlineFiling:

@@ -259,12 +259,14 @@ def _check_program(program: str) -> None:
 def summary(harnesses: list[Harness], program: str) -> list[str]:
     """The trailing lines after a run (not with --check): the hooks every handled file now has,
     one per event, the harness's name in the arguments shown as `claude|codex`."""
-    shown = "|".join(harnesses)
-    lines: dict[str, str] = {}
+    lines: dict[tuple[str, str], str] = {}
     for harness in harnesses:
         for spec in hook_specs(harness):
-            args = [shown if arg == harness else arg for arg in spec.args]
-            lines.setdefault(spec.event, f"      {spec.event}: {' '.join([program, *args])}")
+            # A hook only one harness has (Claude Code's waiter) names that harness alone.
+            having = [h for h in harnesses if any(s.args[0] == spec.args[0] for s in hook_specs(h))]
+            args = ["|".join(having) if arg == harness else arg for arg in spec.args]
+            line = f"      {spec.event}: {' '.join([program, *args])}"
+            lines.setdefault((spec.event, spec.args[0]), line)
     return list(lines.values())
 
 

@@ -62,7 +62,11 @@ def brief_hook(*, all_: bool) -> int:
         ctx.bind(seat)
         if seat.bindable:
             # SessionStart ran, so this seat's hooks run: doctor and the quiet fyi read this mark.
-            ctx.store.mailbox(seat.name).touch_hooked()
+            box = ctx.store.mailbox(seat.name)
+            box.touch_hooked()
+            # A session that starts runs no turn yet: marked as a Stop that let a turn end marks it
+            # (the waiter wakes only a session between turns) [docs/hooks.md "The waiter"].
+            box.touch_stopping()
         # Unread mail is left out: the session's first prompt (or tool call) runs the deliver
         # hook, which puts every unread message in the same request in full, framed. Listing
         # it here too would put each one in the model's context twice.

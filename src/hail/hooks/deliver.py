@@ -123,6 +123,8 @@ class _Run:
             # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
             # it could write any prompt, and only the harness's hook reports what a person typed.
             ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
+        if self.fmt == "codex" and self.event == "UserPromptSubmit" and not ctx.in_tool_call:
+            _note_codex_thread(ctx, self.mailboxes[0], self.payload.data)
 
     def _stop_may_block(self, ctx: Ctx) -> bool:
         """Whether this Stop may make the agent go on, its streak read (`hooks/stop.py`)."""
@@ -182,3 +184,17 @@ def render(claims: Claims, prompt: str = "") -> str:
     if claims.left_unread:
         lines.append(f"({claims.left_unread} more unread: hail inbox prints them)")
     return "\n".join(lines)
+
+
+def _note_codex_thread(ctx: Ctx, mailbox: str, payload: bytes) -> None:
+    """Record the Codex thread this prompt belongs to, so a send can queue on it
+    [docs/transport.md "Routes"]; a failure here is logged and delivers as before."""
+    if not payload:
+        return
+    try:
+        from hail.hooks.stop import session_of
+        from hail.store import presence
+
+        presence.note_thread(ctx.store, mailbox, session_of(payload), ctx.pane)
+    except Exception as exc:
+        protocol.log_error(ctx.store, "deliver", exc)

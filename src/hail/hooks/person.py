@@ -12,6 +12,9 @@ from __future__ import annotations
 from hail.hooks.protocol import prompt_of
 
 _ENVELOPE = "[hail kind:"
+#: A turn Claude Code starts on its own (a background task's end, hail's waiter) carries this
+#: prompt: nobody typed it.
+_NOTIFICATION = "<task-notification>"
 
 
 def person_prompted(payload: bytes) -> bool | None:
@@ -20,4 +23,4 @@ def person_prompted(payload: bytes) -> bool | None:
     if prompt is None:
         return None
     text = prompt.lstrip(" ")
-    return bool(text) and not text.startswith(_ENVELOPE)
+    return bool(text) and not text.startswith((_ENVELOPE, _NOTIFICATION))

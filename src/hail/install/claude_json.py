@@ -13,9 +13,16 @@ from collections.abc import Mapping, MutableSequence
 from typing import cast
 
 from hail.install.config_text import TOO_DEEP, ExactJson
-from hail.install.hook_table import DEFAULT_PROGRAM, Harness, HookSpec, hook_spec, wanted_hooks
+from hail.install.hook_table import (
+    DEFAULT_PROGRAM,
+    Harness,
+    HookSpec,
+    beside_specs,
+    hook_spec,
+    wanted_hooks,
+)
 from hail.install.merge_rule import MergeError, merge_event, unsafe
-from hail.install.recognise import hail_programs
+from hail.install.recognise import hail_programs, runs_verb
 
 
 def parse_json(text: str) -> tuple[ExactJson | None, dict[str, object]]:
@@ -77,13 +84,17 @@ def merge_claude(
     own formatting included); otherwise the result is 2-space JSON, non-ASCII kept, newline-ended.
     """
     cmds = wanted_hooks("claude", program) if wanted is None else wanted
-    return merge_json("claude", text, cmds, program)
+    return merge_json("claude", text, cmds, program, beside=wanted is None)
 
 
-def merge_json(harness: Harness, text: str, cmds: Mapping[str, str], program: str) -> str:
+def merge_json(
+    harness: Harness, text: str, cmds: Mapping[str, str], program: str, *, beside: bool = False
+) -> str:
+    """The merge of `cmds` (event → command); with `beside`, also the table's hooks that run
+    beside them (`hail listen`)."""
     loaded, root = parse_json(text)
     try:
-        return _merge_json_root(harness, text, loaded, root, cmds, program)
+        return _merge_json_root(harness, text, loaded, root, cmds, program, beside)
     except RecursionError:
         raise unsafe(TOO_DEEP) from None
 
@@ -95,6 +106,7 @@ def _merge_json_root(
     root: dict[str, object],
     cmds: Mapping[str, str],
     program: str,
+    beside: bool,
 ) -> str:
     before = json.loads(json.dumps(root))
     hooks = _claude_hooks(root)
@@ -114,6 +126,8 @@ def _merge_json_root(
         )
         if not handled:
             groups.append(_new_claude_group(hook_spec(harness, event), cmd))
+    for spec in beside_specs(harness) if beside else ():
+        _merge_beside(hooks, spec, program, programs, loaded)
     if root == before and text.strip():
         return text
     if loaded is None:
@@ -124,5 +138,47 @@ def _merge_json_root(
 def _new_claude_group(spec: HookSpec, command: str) -> dict[str, object]:
     # A group without a matcher matches every tool.
     group: dict[str, object] = {} if spec.matcher is None else {"matcher": spec.matcher}
-    group["hooks"] = [{"type": "command", "command": command}]
+    group["hooks"] = [{"type": "command", "command": command, **dict(spec.handler)}]
     return group
+
+
+def _merge_beside(
+    hooks: dict[str, object],
+    spec: HookSpec,
+    program: str,
+    programs: frozenset[str],
+    loaded: ExactJson | None,
+) -> None:
+    """The merge rule for a hook told apart by its verb (`hail listen`): exactly one handler of
+    that verb in the event, with the table's command and keys (`asyncRewake`, `timeout`, …); its
+    other keys and its group kept, as for the other hooks."""
+    groups = hooks.get(spec.event)
+    if not isinstance(groups, list):
+        groups = hooks[spec.event] = []
+    groups = cast(list[object], groups)
+    wanted = spec.command(program)
+
+    def ours(cmd: str | None) -> bool:
+        return runs_verb(cmd, spec.args[0], programs)
+
+    handled = merge_event(
+        groups, wanted, _claude_command, _claude_set_command, claude_handlers, programs, ours
+    )
+    if not handled:
+        groups.append(_new_claude_group(spec, wanted))
+        return
+    for group in groups:
+        for handler in claude_handlers(group) or ():
+            if ours(_claude_command(handler)):
+                keys = cast(dict[str, object], handler)
+                for key, value in spec.handler:
+                    if not _same_json(keys.get(key), value, loaded):
+                        keys[key] = value
+
+
+def _same_json(found: object, wanted: object, loaded: ExactJson | None) -> bool:
+    """Whether a loaded value is the wanted one (a number as written, `true` never `1`)."""
+    number = loaded.number_text(found) if loaded is not None else None
+    if number is not None:
+        return not isinstance(wanted, bool) and number == json.dumps(wanted)
+    return found == wanted and type(found) is type(wanted)

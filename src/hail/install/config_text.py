@@ -39,6 +39,13 @@ class ExactJson:
     def is_number(self, value: object) -> bool:
         return isinstance(value, str) and value.startswith(f"\ue000{self._token}:")
 
+    def number_text(self, value: object) -> str | None:
+        """The source text of a number loaded as a placeholder, None for any other value."""
+        if not self.is_number(value):
+            return None
+        assert isinstance(value, str)
+        return self._numbers[int(value[len(self._token) + 2 : -1])]
+
     def dumps(self, value: object) -> str:
         """2-space JSON, non-ASCII kept, numbers as written, lone surrogates escaped."""
         out = json.dumps(value, indent=2, ensure_ascii=False)

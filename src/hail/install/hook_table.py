@@ -34,6 +34,8 @@ class HookSpec:
     matcher: str | None
     #: What the hook is for, in a few words (setup's comment above it in Codex's TOML).
     note: str
+    #: The handler's keys besides `type` and `command` (the waiter's `asyncRewake`, `timeout`, …).
+    handler: tuple[tuple[str, object], ...] = ()
 
     def command(self, program: str = DEFAULT_PROGRAM) -> str:
         return " ".join((program, *self.args))
@@ -50,6 +52,7 @@ def hook_specs(harness: Harness) -> tuple[HookSpec, ...]:
             args=tuple(str(a) for a in entry["args"]),
             matcher=cast("str | None", entry.get("matcher")),
             note=str(entry.get("note", "")),
+            handler=tuple(cast("dict[str, object]", entry.get("handler", {})).items()),
         )
         for entry in table[harness]
     )
@@ -67,9 +70,25 @@ HOOKED_EVENTS = tuple(dict.fromkeys(s.event for h in _HARNESSES for s in hook_sp
 
 
 def wanted_hooks(harness: Harness, program: str = DEFAULT_PROGRAM) -> dict[str, str]:
-    """The hooks hail installs for a harness: event → command running `program`
-    (`data/harness_hooks.json`)."""
-    return {spec.event: spec.command(program) for spec in hook_specs(harness)}
+    """The hooks hail installs for a harness, the first of each event: event → command running
+    `program` (`data/harness_hooks.json`). Those that run beside them are `beside_specs`."""
+    return {
+        spec.event: spec.command(program) for spec in hook_specs(harness) if not is_beside(spec)
+    }
+
+
+def is_beside(spec: HookSpec) -> bool:
+    """A hook of hail's that runs beside an earlier one of the same event, told apart by its own
+    verb (Claude Code's waiter, `hail listen`, beside SessionStart's brief and Stop's deliver)."""
+    for harness in _HARNESSES:
+        specs = hook_specs(harness)
+        if spec in specs:
+            return any(s.event == spec.event for s in specs[: specs.index(spec)])
+    return False
+
+
+def beside_specs(harness: Harness) -> tuple[HookSpec, ...]:
+    return tuple(spec for spec in hook_specs(harness) if is_beside(spec))
 
 
 def hook_groups(
@@ -83,6 +102,8 @@ def hook_groups(
     groups: dict[str, list[dict[str, object]]] = {}
     for spec in hook_specs(harness):
         group: dict[str, object] = {} if spec.matcher is None else {"matcher": spec.matcher}
-        group["hooks"] = [{"type": "command", "command": spec.command(program)}]
+        group["hooks"] = [
+            {"type": "command", "command": spec.command(program), **dict(spec.handler)}
+        ]
         groups.setdefault(spec.event, []).append(group)
     return groups

@@ -153,7 +153,7 @@ def doctor_lines(
             found += _find(harness, tops[source].get("hooks"), source)
     except (OSError, ValueError) as e:
         return [("FIX", f"cannot read {source} ({e}); {USE_THE_MODULE}")]
-    missing = [s.event for s in hook_specs(harness) if not any(f.spec == s for f in found)]
+    missing = [_label(s) for s in hook_specs(harness) if not any(f.spec == s for f in found)]
     if missing:
         return [
             (
@@ -186,6 +186,13 @@ def doctor_lines(
                 )
             )
     return lines
+
+
+def _label(spec: HookSpec) -> str:
+    """An event's name, and the verb of a hook that runs beside hail's other one there (the
+    waiter: `Stop (listen)`)."""
+    ordinary = spec.args[0] in ("brief", "deliver")
+    return spec.event if ordinary else f"{spec.event} ({spec.args[0]})"
 
 
 def _untrusted(found: list[_Found], config: Mapping[str, object], trust_path: str) -> list[str]:

@@ -58,6 +58,7 @@ def merge_event(
     set_command: SetCommand,
     handlers_of: HandlersOf,
     programs: frozenset[str],
+    is_ours: Callable[[str | None], bool] | None = None,
 ) -> bool:
     """Apply the merge rule [docs/hooks.md "Merge rule"] to one event's groups in place; False when
     a new group must be appended. A hail command is one `is_hail_command` accepts with `programs`.
@@ -65,13 +66,14 @@ def merge_event(
     Exactly one hail command equal to `wanted` ⇒ untouched. Otherwise the first hail command is
     rewritten in place (its other keys and its group kept), every other hail command is removed, and
     a group whose handler list that emptied is dropped. `wanted` None (hail's hooks are in another
-    file) removes every hail command.
+    file) removes every hail command. `is_ours` names the commands of a hook told apart by its verb
+    instead (`hail listen`).
     """
     found = [
         (gi, hi)
         for gi, group in enumerate(groups)
         for hi, handler in enumerate(handlers_of(group) or ())
-        if is_hail(command_of(handler), programs)
+        if (is_ours(command_of(handler)) if is_ours else is_hail(command_of(handler), programs))
     ]
     if wanted is None:
         _remove(groups, handlers_of, found)

@@ -62,6 +62,15 @@ def is_hail(cmd: str | None, programs: frozenset[str]) -> bool:
     return cmd is not None and is_hail_command(cmd, programs)
 
 
+def runs_verb(cmd: str | None, verb: str, programs: frozenset[str]) -> bool:
+    """Whether a hook command runs hail's `verb` (a hook told apart by its verb, `hail listen`)
+    through a program named `hail` or one of `programs`."""
+    argv = hook_argv(cmd) if cmd is not None else None
+    if argv is None or argv[1] != verb:
+        return False
+    return argv[0] in programs or os.path.basename(argv[0]) == "hail"
+
+
 def hail_programs(
     harness: Harness, hooks: Mapping[str, object], program: str, handlers_of: HandlersOf
 ) -> frozenset[str]:

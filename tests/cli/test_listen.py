@@ -1,0 +1,278 @@
+"""`hail listen --format claude`, Claude Code's waiter (docs/hooks.md "The waiter"), run as the
+installed script the way Claude Code runs it: in the seat's directory, with the payload on stdin and
+`CLAUDE_PID` naming a stand-in client (a `sleep` this test owns), so that the client's end, a newer
+waiter and a send's signal can each be shown. Every waiter a test starts is ended by pid."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from hail import policy
+from tests.support.entry import hail_bin
+from tests.support.procs import alive, wait_until
+from tests.support.world import World
+
+INTERACTIVE = {"CLAUDE_CODE_ENTRYPOINT": "cli", "CLAUDE_CODE_SESSION_ATTENDED": "1"}
+START = '{"session_id":"s-1","hook_event_name":"SessionStart","source":"startup"}'
+STOP = '{"session_id":"s-1","hook_event_name":"Stop","stop_hook_active":false}'
+
+
+class Waiters:
+    """Waiters and stand-in clients started by one test, ended by pid at teardown."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.procs: list[subprocess.Popen[bytes]] = []
+
+    def client(self) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(["sleep", "120"])
+        self.procs.append(proc)
+        return proc
+
+    def start(
+        self, client: int, payload: str = START, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
+        full = {**self.world.env, "CLAUDE_PID": str(client), **INTERACTIVE, **(env or {})}
+        proc = subprocess.Popen(
+            [hail_bin(), "listen", "--format", "claude"],
+            cwd=self.world.root / "worker",
+            env=full,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdin is not None
+        proc.stdin.write(payload.encode())
+        proc.stdin.close()
+        self.procs.append(proc)
+        return proc
+
+    def record(self, client: int) -> dict[str, str]:
+        path = self.world.state / "presence" / f"claude-{client}"
+        if not path.exists():
+            return {}
+        return dict(line.split(": ", 1) for line in path.read_text().splitlines() if ": " in line)
+
+    def listening(self, client: int, waiter: int) -> bool:
+        rec = self.record(client)
+        return rec.get("waiter") == str(waiter) and rec.get("state") == "listening"
+
+    def end(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(10)
+
+
+@pytest.fixture
+def waiters(world: World) -> Iterator[Waiters]:
+    w = Waiters(world)
+    try:
+        yield w
+    finally:
+        w.end()
+
+
+def ask_for_a_wake(world: World, waiter: int | None) -> str:
+    """What a send on the `woken` route does: file, touch the wake mark, signal the waiter."""
+    msg_id = world.send("worker", "ask", "wake up for this", body="WAKE-BODY")
+    (world.state / "seats" / "worker" / "wake").touch()
+    if waiter is not None:
+        os.kill(waiter, signal.SIGUSR1)
+    return msg_id
+
+
+def ended(proc: subprocess.Popen[bytes], within: float) -> int | None:
+    try:
+        return proc.wait(within)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def test_a_send_that_asks_wakes_the_session_at_once_and_claims_nothing(
+    world: World, waiters: Waiters
+) -> None:
+    client = waiters.client()
+    waiter = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+
+    started = time.monotonic()
+    msg_id = ask_for_a_wake(world, waiter.pid)
+
+    assert ended(waiter, 5) == 2, "exit 2 wakes the session"
+    assert time.monotonic() - started < 3
+    assert waiter.stderr is not None
+    assert waiter.stderr.read().decode() == "new mail below (else: hail inbox)\n"
+    assert waiters.record(client.pid)["state"] == "fired"
+    assert world.run("sent", msg_id, cwd="boss").stdout.startswith("delivered"), "claims nothing"
+
+
+def test_a_wake_asked_without_a_signal_is_seen_at_the_next_look(
+    world: World, waiters: Waiters
+) -> None:
+    client = waiters.client()
+    waiter = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    ask_for_a_wake(world, None)
+    assert ended(waiter, 1 + 3 * policy.WAITER_CHECK_SECONDS) == 2
+
+
+def test_unread_mail_without_a_wake_asked_wakes_nobody(world: World, waiters: Waiters) -> None:
+    """A quiet fyi, or mail the Stop cap left unread: the waiter keeps waiting."""
+    world.send("worker", "fyi", "no hurry", body="QUIET")
+    client = waiters.client()
+    waiter = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    os.kill(waiter.pid, signal.SIGUSR1)
+    assert ended(waiter, 2.5) is None
+
+
+def test_mid_turn_it_wakes_nobody(world: World, waiters: Waiters) -> None:
+    client = waiters.client()
+    waiter = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    # A prompt starts a turn: its hook marks the mailbox (hooked newer than stopping).
+    world.run("deliver", "--format", "claude", cwd="worker", stdin='{"prompt":"go on"}')
+    msg_id = world.send("worker", "ask", "during the turn", body="MID-TURN")
+    time.sleep(0.05)
+    (world.state / "seats" / "worker" / "wake").touch()
+    os.kill(waiter.pid, signal.SIGUSR1)
+    assert ended(waiter, 2.5) is None
+    assert world.run("sent", msg_id).stdout.startswith("delivered")
+
+
+def test_a_newer_waiter_of_the_same_client_replaces_the_older(
+    world: World, waiters: Waiters
+) -> None:
+    client = waiters.client()
+    first = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, first.pid), 10)
+    second = waiters.start(client.pid, STOP)
+    assert ended(first, 5) == 0, "the older one ends quietly"
+    assert waiters.listening(client.pid, second.pid)
+    assert second.poll() is None
+
+
+def test_it_ends_within_a_look_of_its_client_ending(world: World, waiters: Waiters) -> None:
+    client = waiters.client()
+    waiter = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    client.kill()
+    client.wait()
+    assert ended(waiter, 1 + 3 * policy.WAITER_CHECK_SECONDS) == 0
+    assert waiters.record(client.pid) == {}, "its record is gone"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_the_clients_signal_ends_it_quietly(
+    world: World, waiters: Waiters, sig: signal.Signals
+) -> None:
+    client = waiters.client()
+    waiter = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    waiter.send_signal(sig)
+    assert ended(waiter, 5) == 0
+    assert waiters.record(client.pid) == {}
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"CLAUDE_CODE_ENTRYPOINT": "sdk-cli", "CLAUDE_CODE_SESSION_ATTENDED": "0"},  # claude -p
+        {"CLAUDE_CODE_SESSION_ATTENDED": "0"},
+        {"CLAUDE_PID": ""},
+    ],
+    ids=["claude-p", "unattended", "no-client-pid"],
+)
+def test_outside_an_interactive_session_it_returns_at_once(
+    world: World, waiters: Waiters, env: dict[str, str]
+) -> None:
+    client = waiters.client()
+    started = time.monotonic()
+    waiter = waiters.start(client.pid, env=env)
+    assert ended(waiter, 10) == 0
+    assert time.monotonic() - started < 5
+    assert not (world.state / "presence").exists(), "nothing written"
+
+
+def test_a_session_start_marks_its_mailbox_between_turns(world: World, waiters: Waiters) -> None:
+    world.run("deliver", "--format", "claude", cwd="worker", stdin='{"prompt":"a turn"}')
+    box = world.state / "seats" / "worker"
+    assert not (box / "stopping").exists(), "a turn runs"
+    client = waiters.client()
+    waiter = waiters.start(client.pid, START)
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    assert (box / "stopping").stat().st_mtime_ns >= (box / "hooked").stat().st_mtime_ns
+
+
+def test_a_stop_does_not_mark_the_turn(world: World, waiters: Waiters) -> None:
+    """Whether a Stop ends the turn is the Stop hook's to say (it may make the agent go on)."""
+    world.run("deliver", "--format", "claude", cwd="worker", stdin='{"prompt":"a turn"}')
+    box = world.state / "seats" / "worker"
+    before = (box / "hooked").stat().st_mtime_ns
+    client = waiters.client()
+    waiter = waiters.start(client.pid, STOP)
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    assert (box / "hooked").stat().st_mtime_ns == before
+
+
+def test_the_waiter_imports_no_click_or_libtmux(world: World) -> None:
+    client = subprocess.Popen(["sleep", "30"])
+    try:
+        env = {**world.env, "CLAUDE_PID": str(client.pid), **INTERACTIVE}
+        proc = subprocess.Popen(
+            [sys.executable, "-X", "importtime", hail_bin(), "listen", "--format", "claude"],
+            cwd=world.root / "worker",
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        assert wait_until(lambda: (world.state / "presence" / f"claude-{client.pid}").exists(), 10)
+        proc.terminate()
+        _, err = proc.communicate(timeout=10)
+    finally:
+        client.kill()
+        client.wait()
+    modules = {
+        line.split("|")[-1].strip().split(".")[0]
+        for line in err.decode().splitlines()
+        if line.startswith("import time:")
+    }
+    assert "hail" in modules
+    heavy = {"click", "libtmux", "tomlkit", "subprocess"}
+    lean = {"re", "json", "contextlib", "pathlib", "dataclasses", "select"}  # as the hook verbs
+    assert not modules & (heavy | lean)
+    assert not alive(proc.pid)
+
+
+def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake(
+    world: World, waiters: Waiters
+) -> None:
+    from hail.store import presence
+    from hail.store.store import Store
+
+    client = waiters.client()
+    older = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, older.pid), 10)
+    newer = waiters.client()  # stands in for the newer waiter's process
+    store = Store(str(world.state))
+    fired = presence.Waiter(
+        client.pid,
+        presence.process_start(client.pid),
+        newer.pid,
+        presence.process_start(newer.pid),
+        ["worker"],
+        state=presence.FIRED,
+        since=time.time(),
+    )
+    presence.write_waiter(store, fired)
+    ask_for_a_wake(world, older.pid)
+    assert ended(older, 5) == 0, "the session was woken once, by the newer waiter"
+    assert waiters.record(client.pid)["state"] == "fired"

@@ -1,0 +1,254 @@
+"""The native routes of a send (docs/transport.md "Routes") on a scratch tmux server: a stand-in
+`claude` (a captured screen under that process name) with a real waiter (`hail listen`) serving
+it, and a stand-in `codex` whose thread is on record. The route comes from hail's hook records; the
+screen only decides a turn the records say is running."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hail.store import presence
+from hail.store.store import Store
+from tests.scenarios.conftest import HERE, Scene, script_command
+from tests.support.entry import hail_bin
+from tests.support.procs import wait_until
+
+SCREENS = HERE.parent / "data" / "screens"
+STILL = HERE / "still_screen.py"
+COMPOSER = HERE / "fake_composer.py"
+START = b'{"session_id":"s-1","hook_event_name":"SessionStart","source":"startup"}'
+INTERACTIVE = {"CLAUDE_CODE_ENTRYPOINT": "cli", "CLAUDE_CODE_SESSION_ATTENDED": "1"}
+
+
+def comm(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+class Claude:
+    """The stand-in Claude Code in RECV, and its waiter."""
+
+    def __init__(self, scene: Scene, screen: str) -> None:
+        self.scene = scene
+        scene.env["HAIL_AGENT_COMMANDS"] = "bash,cat,claude"
+        exe = scene.root / "bin" / "claude"
+        if not exe.exists():
+            exe = script_command(scene.root, "claude", STILL, str(SCREENS / screen))
+        scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
+        # tmux names the pane's command from argv (the interpreter); ps, as hail's survey, `claude`.
+        assert wait_until(
+            lambda: comm(int(scene.server.display(scene.recv, "#{pane_pid}"))) == "claude", 10
+        )
+        self.pid = int(scene.server.display(scene.recv, "#{pane_pid}"))
+        assert wait_until(lambda: scene.screen(scene.recv).strip() != "", 10)
+        self.waiter: subprocess.Popen[bytes] | None = None
+
+    def listen(self) -> subprocess.Popen[bytes]:
+        env = {
+            **self.scene.env,
+            "CLAUDE_PID": str(self.pid),
+            "TMUX_PANE": self.scene.recv,
+            **INTERACTIVE,
+        }
+        waiter = self.waiter = subprocess.Popen(
+            [hail_bin(), "listen", "--format", "claude"],
+            cwd=self.scene.seat_dir("worker"),
+            env=env,
+            stdin=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert waiter.stdin is not None
+        waiter.stdin.write(START)
+        waiter.stdin.close()
+        store = Store(str(self.scene.state))
+        assert wait_until(lambda: any(w.pid == waiter.pid for w in presence.waiters(store)), 10)
+        return waiter
+
+    def turn_starts(self) -> None:
+        """A prompt's hook: the records say a turn runs."""
+        hook = self.scene.as_pane(
+            self.scene.recv, "deliver", "--format", "claude", stdin='{"prompt":"go"}'
+        )
+        assert hook.rc == 0
+
+    def end(self) -> None:
+        if self.waiter is not None and self.waiter.poll() is None:
+            self.waiter.send_signal(signal.SIGKILL)
+            self.waiter.wait(10)
+
+
+@pytest.fixture
+def claude_factory(scene: Scene) -> Iterator[list[Claude]]:
+    made: list[Claude] = []
+    try:
+        yield made
+    finally:
+        for c in made:
+            c.end()
+
+
+def claude(
+    scene: Scene, made: list[Claude], screen: str = "cc53-latest-default-mode.txt"
+) -> Claude:
+    c = Claude(scene, screen)
+    made.append(c)
+    return c
+
+
+def test_an_idle_claude_with_a_waiter_is_woken_and_nothing_is_typed(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    c = claude(scene, claude_factory)
+    waiter = c.listen()
+    before = scene.screen(scene.recv)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "are the tests green")
+
+    assert sent.rc == 0, sent.err
+    assert sent.err == (
+        f"hail: woken: worker's session in {scene.recv} takes it in a turn of its own; nothing "
+        "typed\n"
+    )
+    assert waiter.wait(5) == 2, "the waiter woke its session"
+    assert scene.screen(scene.recv) == before, "nothing typed"
+    assert f"{sent.id}.md" in scene.new_files("worker"), "unread until the woken turn's hook"
+
+
+def test_without_a_waiter_the_same_claude_is_typed_into(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    claude(scene, claude_factory)  # settings that predate the waiter: nothing listens
+    sent = scene.as_pane(scene.sender, "worker", "ask", "are the tests green")
+    assert f"typed into {scene.recv}" in sent.err or "hail: typed:" in sent.err, sent.err
+    assert "woken" not in sent.err
+    assert wait_until(lambda: f"id:{sent.id}" in scene.screen(scene.recv).replace(" ", ""), 5)
+
+
+def test_mid_turn_nothing_is_woken_and_the_hooks_carry_it(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    c = claude(scene, claude_factory, "cc55-latest-busy.txt")
+    waiter = c.listen()
+    c.turn_starts()
+    before = scene.screen(scene.recv)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "a question while you work")
+
+    assert sent.rc == 0, sent.err
+    assert sent.err == "hail: busy: arrives at worker's next tool call or when its turn ends\n"
+    time.sleep(2 * 1.0)
+    assert waiter.poll() is None, "the waiter did not fire"
+    assert scene.screen(scene.recv) == before
+
+
+def test_a_dialog_during_a_turn_files_the_message_and_types_nothing(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    c = claude(scene, claude_factory, "cc54-latest-permission-dialog.ansi.txt")
+    waiter = c.listen()
+    c.turn_starts()
+    before = scene.screen(scene.recv)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "are you there")
+
+    assert sent.rc == 5, sent.err
+    assert (
+        f"not typed (a dialog in {scene.recv} holds its turn; it arrives with the next tool call "
+        "once the dialog is answered)" in sent.err
+    )
+    assert scene.screen(scene.recv) == before, "the dialog is untouched"
+    assert waiter.poll() is None
+    receipt = scene.as_pane(scene.sender, "sent", sent.id)
+    assert receipt.out == "delivered\n"
+
+
+def test_a_waiter_of_another_process_is_not_this_panes(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    """A record whose client is not the pane's process (another server's pane of the same id)."""
+    c = claude(scene, claude_factory)
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        store = Store(str(scene.state))
+        fake = presence.Waiter(
+            other.pid,
+            presence.process_start(other.pid),
+            other.pid,
+            presence.process_start(other.pid),
+            ["worker"],
+            scene.recv,
+        )
+        presence.write_waiter(store, fake)
+        c.scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+        sent = scene.as_pane(scene.sender, "worker", "ask", "for the pane's own session")
+        assert "woken" not in sent.err, sent.err
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_seats_shows_each_agents_route(scene: Scene, claude_factory: list[Claude]) -> None:
+    c = claude(scene, claude_factory)
+    assert route_cell(scene) == "type"
+    c.listen()
+    assert route_cell(scene) == "wake"
+    c.turn_starts()
+    assert route_cell(scene) == "hooks"
+
+
+def route_cell(scene: Scene) -> str:
+    table = scene.as_pane(scene.sender, "seats", "worker")
+    head, row = table.out.splitlines()[:2]
+    return row[head.index("ROUTE") :].split()[0]
+
+
+def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
+    """A thread on record whose TUI is the pane's Codex, but `codex queue` fails (the stand-in's
+    binary is an interpreter): the envelope is typed into the idle composer instead."""
+    scene.env["HAIL_AGENT_COMMANDS"] = "codex"
+    exe = script_command(scene.root, "codex", COMPOSER, "codex")
+    scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
+    assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
+    tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
+    store = Store(str(scene.state))
+    Path(presence.directory(store)).mkdir(parents=True)
+    thread = presence.Thread(
+        "01a23222-0086-7e91-a994-a12591cb9434",
+        "worker",
+        daemon=False,
+        tui=tui,
+        tui_start=presence.process_start(tui),
+        pane=scene.recv,
+        since=time.time(),
+    )
+    (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
+    scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "queue or type")
+
+    assert sent.rc == 0, sent.err
+    assert "codex queue exited" in sent.err and "typing instead" in sent.err, sent.err
+    assert f"hail: typed: into {scene.recv}" in sent.err
+    assert f"SUBMITTED [hail kind:ask from:boss/{scene.sender}" in scene.screen(scene.recv)
+
+
+@pytest.mark.parametrize("flag", ["--no-submit"])
+def test_a_send_that_asks_for_typing_types_even_with_a_waiter(
+    scene: Scene, claude_factory: list[Claude], flag: str
+) -> None:
+    c = claude(scene, claude_factory)
+    waiter = c.listen()
+    sent = scene.as_pane(scene.sender, "worker", "ask", "type this one", flag)
+    assert sent.rc == 0, sent.err
+    assert "hail: typed: into" in sent.err and "woken" not in sent.err, sent.err
+    assert wait_until(lambda: f"id:{sent.id}" in scene.screen(scene.recv).replace(" ", ""), 5)
+    time.sleep(1.5)
+    assert waiter.poll() is None, "the waiter was not asked"

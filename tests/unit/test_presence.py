@@ -1,0 +1,83 @@
+"""Presence records (docs/files.md "Layout", docs/transport.md "Routes"): they read back as written,
+a reused pid never passes for the process a record names, and a thread id says when it was made."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from hail.store import presence
+from hail.store.store import Store
+
+
+def test_a_waiter_record_reads_back_as_written(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "hail"))
+    me = presence.Waiter(
+        123, "456", os.getpid(), presence.process_start(os.getpid()), ["shared@%3", "shared"], "%3"
+    )
+    me.session, me.since = "6f1c2f7e-9a53", 1796137639.809
+    presence.write_waiter(store, me)
+    back = presence.read_waiter(presence.waiter_path(store, 123))
+    assert back is not None and back.text() == me.text()
+    assert me.is_me(back) and back.listening()
+    assert oct(os.stat(presence.waiter_path(store, 123)).st_mode & 0o777) == "0o600"
+
+
+def test_a_process_is_its_pid_and_its_start(tmp_path: Path) -> None:
+    proc = subprocess.Popen(["sleep", "30"])
+    try:
+        start = presence.process_start(proc.pid)
+        assert start and presence.is_running(proc.pid, start)
+        assert not presence.is_running(proc.pid, str(int(start) + 1)), "another process, same pid"
+        assert presence.descends_from(proc.pid, os.getpid())
+        assert not presence.descends_from(os.getpid(), proc.pid)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert not presence.is_running(proc.pid, start)
+    assert presence.process_start(proc.pid) == ""
+
+
+def test_only_the_waiter_a_record_names_removes_it(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "hail"))
+    older = presence.Waiter(7, "1", 11, "1", ["worker"])
+    newer = presence.Waiter(7, "1", 12, "1", ["worker"])
+    presence.write_waiter(store, newer)
+    presence.remove_waiter(store, older)
+    assert presence.read_waiter(presence.waiter_path(store, 7)) is not None
+    presence.remove_waiter(store, newer)
+    assert presence.read_waiter(presence.waiter_path(store, 7)) is None
+
+
+def test_a_codex_thread_id_carries_its_creation_time() -> None:
+    assert presence.thread_created("01a23221-b813-7a03-a771-fbd11ef9f322") == 1796137400.339
+    assert presence.thread_created("00000000-0000-4000-8000-000000000000") is None  # not v7
+    assert presence.is_thread_id("01a23221-b813-7a03-a771-fbd11ef9f322")
+    assert not presence.is_thread_id("../../etc/passwd")
+    assert not presence.is_thread_id("")
+
+
+def test_a_new_thread_of_a_mailbox_replaces_the_older(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "hail"))
+    presence.note_thread(store, "worker", "01a23221-b813-7a03-a771-fbd11ef9f322", "%1")
+    presence.note_thread(store, "worker", "01a23222-0086-7e91-a994-a12591cb9434", "%1")
+    presence.note_thread(store, "other", "01a23222-0086-7e91-a994-a12591cb9435", "%2")
+    (latest,) = presence.threads(store, "worker")
+    assert latest.id == "01a23222-0086-7e91-a994-a12591cb9434"
+    # This process is not Codex's daemon: it counts as the hook's own TUI, by pid and start.
+    assert not latest.daemon and latest.tui == os.getppid() and latest.pane == "%1"
+    assert len(presence.threads(store)) == 2
+
+
+def test_a_wake_asked_in_the_tick_of_the_last_hook_is_pending(tmp_path: Path) -> None:
+    """File times tick coarsely: a send right after the Stop that ended the turn must still wake."""
+    box = Store(str(tmp_path / "hail")).mailbox("worker")
+    os.makedirs(box.path)
+    box.touch_hooked()
+    presence.ask_wake(box)
+    same = os.stat(box.hooked).st_mtime_ns
+    os.utime(os.path.join(box.path, "wake"), ns=(same, same))
+    assert presence.wake_pending(box)
+    os.utime(box.hooked, ns=(same + 1_000_000, same + 1_000_000))
+    assert not presence.wake_pending(box), "a hook after the wake took what was unread"

@@ -1,0 +1,62 @@
+"""`hail doctor`'s notes for agents a send can only type into (docs/commands.md "doctor",
+docs/transport.md "Routes"): a Claude Code process with no waiter on record, a Codex whose thread
+hail has not seen. On real processes named like the agents, past the grace of their start."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hail.commands.doctor import _native_route_notes
+from hail.store import presence
+from tests.unit.test_silent_agents import _ctx, _panes, agents
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+__all__ = ["agents"]  # the fixture, shared with the silent-agent lines
+
+
+def test_a_claude_without_a_waiter_and_a_codex_without_a_thread_are_noted(
+    tmp_path: Path, agents: dict[str, int]
+) -> None:
+    notes = _native_route_notes(_ctx(tmp_path), _panes(agents))
+    assert notes == [
+        "claude in %1 (seat a) has no live waiter (hail listen), so sends type into it: it started"
+        " before hail setup installed the waiter (restart it), or its waiter ended (the next"
+        " turn's end starts one)",
+        "codex in %2 (seat b): its thread is unknown to hail (no prompt since hail's hooks run),"
+        " so sends type into it; once it has had a prompt, they queue on its thread",
+    ]
+
+
+def test_a_waiter_on_record_and_a_thread_of_the_panes_tui_clear_the_notes(
+    tmp_path: Path, agents: dict[str, int]
+) -> None:
+    ctx = _ctx(tmp_path)
+    ctx.store.ensure()
+    claude, codex = agents["claude"], agents["codex"]
+    start = presence.process_start
+    presence.write_waiter(
+        ctx.store, presence.Waiter(claude, start(claude), codex, start(codex), ["a"], "%1")
+    )
+    thread = presence.Thread(
+        "01a23222-0086-7e91-a994-a12591cb9434", "b", False, codex, start(codex)
+    )
+    thread.since = time.time()
+    Path(presence.directory(ctx.store), f"codex-{thread.id}").write_text(thread.text())
+    assert _native_route_notes(ctx, _panes(agents)) == []
+
+
+def test_a_thread_of_another_tui_does_not_count(tmp_path: Path, agents: dict[str, int]) -> None:
+    ctx = _ctx(tmp_path)
+    ctx.store.ensure()
+    claude = agents["claude"]
+    other = presence.Thread(
+        "01a23222-0086-7e91-a994-a12591cb9434", "b", False, claude, presence.process_start(claude)
+    )
+    Path(presence.directory(ctx.store)).mkdir(parents=True)
+    Path(presence.directory(ctx.store), f"codex-{other.id}").write_text(other.text())
+    notes = _native_route_notes(ctx, _panes(agents))
+    assert len(notes) == 2 and notes[1].startswith("codex in %2 (seat b): its thread is unknown")
