@@ -110,7 +110,7 @@ _SEND_USAGE = (
 )
 KINDS_WORDS = "ask fyi announce hold release"
 #: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads.
-DELIVER_FORMATS = ("claude", "codex")
+DELIVER_FORMATS = ("claude", "codex", "gemini", "opencode")
 DELIVER_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
 
 #: Every verb, in the help map's order. None of these names can be a seat.
@@ -197,15 +197,15 @@ TABLE: tuple[Verb, ...] = (
         "brief",
         "Receive",
         (("brief [--all]", "my standing state: unread, late sends, holds"),),
-        opts=(Opt("--all"), Opt("--hook")),
+        opts=(Opt("--all"), Opt("--hook"), Opt("--format", DELIVER_FORMATS, "<harness>")),
         lean=True,
     ),
     Verb(
         "deliver",
         "Receive",
-        (("deliver --format claude|codex", "the hook (run by the harness, not by you)"),),
+        (("deliver --format <harness>", "the hook (run by the harness, not by you)"),),
         opts=(
-            Opt("--format", DELIVER_FORMATS, "claude|codex"),
+            Opt("--format", DELIVER_FORMATS, "<harness>"),
             Opt("--event", DELIVER_EVENTS, "<event>"),
         ),
         lean=True,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal, cast
 
-Harness = Literal["claude", "codex"]
+Harness = Literal["claude", "codex", "gemini", "opencode"]
 
 TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "harness_hooks.json")
 

@@ -66,7 +66,7 @@ def error_text(harness: Harness, path: str, err: MergeError) -> str:
     """The user-facing text for a config setup refuses to touch: names the file and the fix."""
     if err.fix:
         return f"{path} cannot be edited safely ({err.why}); {err.fix}, then rerun hail setup"
-    if harness == "claude":
+    if harness in ("claude", "gemini"):
         return f"{path} is not a JSON object ({err.why}); fix it, then rerun hail setup"
     if err.parse:
         return f"{path} is not valid TOML ({err.why}); fix it, then rerun hail setup"
@@ -229,23 +229,31 @@ def _claude_hooks(root: dict[str, object]) -> dict[str, object]:
 
 
 def merge_claude(
-    text: str, wanted: Mapping[str, str] | None = None, program: str = DEFAULT_PROGRAM
+    text: str,
+    wanted: Mapping[str, str] | None = None,
+    program: str = DEFAULT_PROGRAM,
+    harness: Harness = "claude",
 ) -> str:
-    """Merge hail's hooks into the text of Claude Code's settings.json.
+    """Merge hail's hooks into the text of Claude Code's settings.json (or of another harness's
+    settings of the same shape: Gemini CLI's).
 
     Key order and unknown keys are kept. When nothing changes the input comes back unchanged (its
     own formatting included); otherwise the result is 2-space JSON, non-ASCII kept, newline-ended.
     """
-    cmds = wanted_hooks("claude", program) if wanted is None else wanted
+    cmds = wanted_hooks(harness, program) if wanted is None else wanted
     loaded, root = _parse_claude(text)
     try:
-        return _merge_claude_root(text, loaded, root, cmds)
+        return _merge_claude_root(text, loaded, root, cmds, harness)
     except RecursionError:
         raise _unsafe(TOO_DEEP) from None
 
 
 def _merge_claude_root(
-    text: str, loaded: ExactJson | None, root: dict[str, object], cmds: Mapping[str, str]
+    text: str,
+    loaded: ExactJson | None,
+    root: dict[str, object],
+    cmds: Mapping[str, str],
+    harness: Harness = "claude",
 ) -> str:
     before = json.loads(json.dumps(root))
     hooks = _claude_hooks(root)
@@ -262,7 +270,7 @@ def _merge_claude_root(
             _claude_handlers,
         )
         if not handled:
-            groups.append(_new_claude_group(_spec("claude", event), cmd))
+            groups.append(_new_claude_group(_spec(harness, event), cmd))
     if root == before and text.strip():
         return text
     if loaded is None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from hail import gemini_settings, opencode_plugin
 from hail.commands import managed
 from hail.errors import StateError, UsageError
 from hail.hook_program import hook_program, rule_paths
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 #: What to do after a write, per harness [docs/commands.md "setup"].
 NEXT_STEP: dict[Harness, str] = {
     "claude": "a new session picks it up",
+    "gemini": "a new session picks it up",
+    "opencode": "opencode loads it when it next starts",
     "codex": (
         "run hail setup --trust-codex (or /hooks in Codex) once to trust the changed hooks;"
         " a new session picks them up"
@@ -83,12 +86,13 @@ class ConfigFile:
     path: Path
     #: How Codex spells this config's path in its trust keys (unused for Claude).
     trust_path: str
-    #: "hooks" for a config hail merges into, "rule" for the rule file hail owns whole.
+    #: "hooks" for a config hail merges into, "rule" for the rule file hail owns whole, "plugin"
+    #: for opencode's plugin, also hail's whole.
     holds: str = "hooks"
 
     @property
     def what(self) -> str:
-        return "hail hooks" if self.holds == "hooks" else "hail's rule"
+        return {"hooks": "hail hooks", "rule": "hail's rule"}.get(self.holds, "hail's plugin")
 
     @property
     def installed(self) -> bool:
@@ -134,6 +138,19 @@ def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
     )
     files.append(
         ConfigFile("Codex", "codex", codex_dir, codex_dir / "rules" / RULES_NAME, "", "rule")
+    )
+    gemini_dir = Path(gemini_settings.settings_dir(env))
+    files.append(ConfigFile("Gemini CLI", "gemini", gemini_dir, gemini_dir / "settings.json", ""))
+    plugins = Path(opencode_plugin.plugin_dir(env))
+    files.append(
+        ConfigFile(
+            "opencode",
+            "opencode",
+            plugins.parent,
+            plugins / opencode_plugin.FILE_NAME,
+            "",
+            "plugin",
+        )
     )
     return files
 
@@ -200,9 +217,13 @@ def _merge(
     if cfg.holds == "rule":
         # hail's own file: its whole text is hail's, letting out the hail the hooks run.
         return codex_rules(rule_paths(program, env))
+    if cfg.holds == "plugin":
+        return opencode_plugin.render(program)
     try:
         if cfg.harness == "claude":
             return merge_claude(text, program=program)
+        if cfg.harness == "gemini":
+            return gemini_settings.merge_gemini(text, program)
         return merge_codex(text, cfg.trust_path, trust_codex, program)
     except MergeError as e:
         raise StateError(error_text(cfg.harness, str(cfg.path), e)) from None
@@ -259,7 +280,7 @@ def run_setup(
     untrusted: list[str] = []  # hail's Codex hooks still untrusted once this run is done
     for plan in plans:
         if isinstance(plan, ConfigFile):
-            if plan.holds == "hooks":  # one line per missing harness, not per file
+            if plan.holds != "rule":  # one line per missing harness, not per file
                 _say(out, f"skip  {plan.name}: {plan.directory} not installed")
             continue
         cfg, path = plan.cfg, str(plan.cfg.path)
@@ -337,15 +358,27 @@ def _check_program(program: str) -> None:
         )
 
 
+#: The harnesses whose hooks have the same events.
+SHARED_EVENTS = ("claude", "codex")
+NAMES: dict[Harness, str] = {
+    "claude": "Claude Code",
+    "codex": "Codex",
+    "gemini": "Gemini CLI",
+    "opencode": "opencode",
+}
+
+
 def summary(harnesses: list[Harness], program: str) -> list[str]:
     """The trailing lines after a run (not with --check): the hooks every handled file now has,
-    one per event, the harness's name in the arguments shown as `claude|codex`."""
-    shown = "|".join(harnesses)
+    one per event, the harness's name in the arguments shown as `claude|codex` (the two share their
+    events; Gemini CLI's and opencode's are listed under their own names)."""
+    shown = "|".join(h for h in harnesses if h in SHARED_EVENTS)
     lines: dict[str, str] = {}
     for harness in harnesses:
         for spec in hook_specs(harness):
-            args = [shown if arg == harness else arg for arg in spec.args]
-            lines.setdefault(spec.event, f"      {spec.event}: {' '.join([program, *args])}")
+            args = [shown if arg == harness and shown else arg for arg in spec.args]
+            event = spec.event if harness in SHARED_EVENTS else f"{NAMES[harness]} {spec.event}"
+            lines.setdefault(event, f"      {event}: {' '.join([program, *args])}")
     return list(lines.values())
 
 
@@ -456,11 +489,22 @@ def doctor_hook_lines(env: Mapping[str, str]) -> list[CheckLine]:
         if cfg.holds == "rule":
             lines.append(("ok", f"Codex may run hail outside its sandbox (rule {cfg.path})"))
             continue
+        if cfg.holds == "plugin":
+            lines.append(("ok", f"opencode plugin current ({cfg.path})"))
+            continue
         lines.append(("ok", f"{cfg.name} hooks current ({cfg.path})"))
         if cfg.harness == "codex":
             untrusted = codex_untrusted(text, cfg.trust_path, program)
             if untrusted:
                 lines.append(("note", _untrusted_note(untrusted, cfg.path)))
+        if cfg.harness == "gemini" and gemini_settings.hooks_disabled(text):
+            lines.append(
+                (
+                    "FIX",
+                    f"{cfg.path} turns every hook off (hooksConfig.enabled is false): hail's"
+                    " hooks do not run; remove that setting",
+                )
+            )
     return lines
 
 
@@ -480,6 +524,12 @@ def _program_in(cfg: ConfigFile, env: Mapping[str, str]) -> str:
     Codex's rule, the hail Codex's hooks run, else the one setup would name now."""
     if cfg.holds == "hooks":
         return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
+    if cfg.holds == "plugin":
+        try:
+            text = _read(cfg.path)
+        except StateError:
+            text = ""
+        return opencode_plugin.program_in(text) or hook_program(env, sys.argv[0])
     config = cfg.directory / "config.toml"
     for path in (config, config.with_name(managed.CODEX_HOOKS_JSON)):
         program = managed.hail_program("codex", path)
@@ -490,6 +540,14 @@ def _program_in(cfg: ConfigFile, env: Mapping[str, str]) -> str:
 
 def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
     """Doctor's lines for a file Home Manager owns: checked, never pointed at hail setup."""
+    if cfg.holds == "plugin":
+        try:
+            current = opencode_plugin.program_in(_read(owned)) is not None
+        except StateError as e:
+            return [("FIX", e.message)]
+        if current:
+            return [("ok", f"opencode plugin current ({owned}, from Home Manager)")]
+        return [("FIX", f"hail's opencode plugin is outdated in {owned}: {managed.USE_THE_MODULE}")]
     if cfg.holds == "hooks":
         return managed.doctor_lines(cfg.name, cfg.harness, cfg.path, cfg.trust_path, owned)
     try:
@@ -508,6 +566,8 @@ def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
 
 
 def _outdated(cfg: ConfigFile) -> str:
+    if cfg.holds == "plugin":
+        return f"hail's opencode plugin is missing or outdated in {cfg.path}: run hail setup"
     if cfg.holds == "rule":
         return (
             f"hail's Codex rule is missing or outdated in {cfg.path}: Codex runs hail in its"

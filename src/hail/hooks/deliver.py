@@ -149,10 +149,12 @@ def deliver(fmt: str | None, event: str) -> int:
         claims.give_back_all()
         protocol.log_error(ctx.store if ctx else None, "deliver", exc)
         return 0
-    if guard is not None:
+    if guard is not None and fmt != "opencode":
         out = protocol.stop_json(text)
+    elif fmt in (None, "opencode"):
+        out = text  # opencode's plugin adds the text itself [docs/hooks.md "opencode"]
     else:
-        out = protocol.hook_json(event, text) if fmt is not None else text
+        out = protocol.hook_json(event, text, fmt)
     try:
         protocol.write_stdout(out + "\n")
     except Exception:  # the text did not reach the agent: deliver it again later, same id
