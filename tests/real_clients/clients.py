@@ -65,9 +65,6 @@ CLAUDE_COMPOSER = "❯\u00a0"
 CODEX_PROMPT = "› "
 CODEX_FOOTER = "? for shortcuts"
 CODEX_UPSELL = "Use existing model"
-OPENCODE_COMPOSER = "Ask anything"
-#: opencode's footer while a turn runs.
-OPENCODE_BUSY = "esc interrupt"
 STUCK_SCREENS = (
     "Yes, I trust this folder",
     "Detected a custom API key",
@@ -404,7 +401,7 @@ class Agent:
         if self.client == "gemini":
             return hail_screen.classify(screen.splitlines()).state == hail_screen.IDLE
         if self.client == "opencode":
-            return OPENCODE_COMPOSER in screen and OPENCODE_BUSY not in screen
+            return hail_screen.classify(screen.splitlines()).state == hail_screen.IDLE
         lines = [line for line in screen.splitlines() if line.strip()]
         return CODEX_FOOTER in "\n".join(lines[-3:]) and any(
             line.startswith(CODEX_PROMPT) for line in lines[-6:]

@@ -14,7 +14,7 @@ Scripted replies read the text of the last user turn. Words in it steer the fake
                         (a heredoc): a typed prompt is one line
 - ``RUN_LONG <cmd>``    like ``RUN_CMD``, asking Codex to wait up to 30 s for the command
                         (``yield_time_ms``) before handing the turn back
-- ``ANSWER_HAIL``       in a typed hail envelope: answer it, ``hail <reply> fyi --re <id>
+- ``ANSWER_HAIL``       in a typed hail envelope or a frame's start line: answer it, ``hail <reply> fyi --re <id>
                         'FAKE-ANSWER: GO for <id>'``, as a model told to reply would
 - ``RUN_WRITE``         call the shell tool in a way that needs the user's approval
 - ``HOLD_TOOL``         hold the reply until ``POST /_control/release``, then call ``echo hi``:
@@ -100,7 +100,10 @@ def answer_command(text: str) -> str | None:
     """The reply to a typed envelope asking for ``ANSWER_HAIL``: to its ``reply:`` (else the seat of
     its ``from:``), ``--re`` its id."""
     for line in text.splitlines():
-        if "ANSWER_HAIL" not in line or not line.startswith("[hail kind:"):
+        # A typed envelope `[hail kind:ask from:… id:…]`, or a frame `[hail:<token> ask from:… id:…]`
+        # (opencode's plugin prompts with the frames themselves).
+        line = line[line.find("[hail") :] if "[hail" in line else line
+        if "ANSWER_HAIL" not in line or not line.startswith(("[hail kind:", "[hail:")):
             continue
         fields = dict(
             part.split(":", 1) for part in line[1:].split("]", 1)[0].split()[1:] if ":" in part

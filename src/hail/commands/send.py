@@ -483,6 +483,16 @@ def wake_and_report(
         return result
 
     result = attempt(verdict)
+    if result.native:
+        if hooks_live(ctx, to.mailbox):
+            # The plugin watches for this mark, not for new mail: a quiet fyi, a capped or
+            # --no-wake send files mail without it, and so wakes nobody.
+            fs.write_atomic(os.path.join(ctx.store.mailbox(to.mailbox).path, WAKE_MARK), msg_id)
+            note(
+                f"woken by its plugin: {pane.agent} in {pane.id} takes it when its session is idle"
+            )
+            return 0
+        return report_not_woken(ctx, to, "typed", native_reason(pane))
     if result.busy and hooks_live(ctx, to.mailbox):
         settled = screen_after_turn_end(ctx, tmux, pane.id, to.mailbox, msg_id)
         if settled is not None:
@@ -495,6 +505,18 @@ def wake_and_report(
     if result.reason:
         return report_not_woken(ctx, to, "submitted" if result.typed else "typed", result.reason)
     return 0
+
+
+#: The file in a mailbox a send renames into place to wake an agent that wakes itself (opencode's
+#: plugin watches for it) [docs/hooks.md "opencode"].
+WAKE_MARK = "wake"
+
+
+def native_reason(pane: Pane) -> str:
+    return (
+        f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin has not run for this"
+        " seat in 7 days: run hail setup, then restart it"
+    )
 
 
 class InlineFiling:

@@ -92,6 +92,15 @@ GEMINI_BUSY = "(esc to cancel"
 GEMINI_SPINNER = ("\u2800", "\u28ff")
 GEMINI_QUEUED = "Queued (press ↑ to edit)"
 
+#: opencode 1.18: its composer is a box of `┃` lines closed by a `╹▀…` line; the box's last line
+#: names the agent and model, its first may hold the placeholder; the footer below says `esc
+#: interrupt` while a turn runs. hail never types into opencode (its plugin wakes it): this only
+#: tells `hail seats` and the look before a send what the pane shows.
+OPENCODE_BAR = "┃"
+OPENCODE_END = "╹▀"
+OPENCODE_PLACEHOLDER = "Ask anything"
+OPENCODE_BUSY = "esc interrupt"
+
 CLAUDE_PROMPT = "❯\u00a0"
 CLAUDE_EMPTY = "❯"
 CODEX_PROMPT = "› "
@@ -339,10 +348,40 @@ def _gemini(lines: list[Line]) -> Verdict | None:
     return Verdict(IDLE, "gemini", composer)
 
 
+def _opencode(lines: list[Line]) -> Verdict | None:
+    """opencode's composer: the `┃` box above the last `╹▀` line, less its agent line."""
+    end = next(
+        (
+            i
+            for i in range(len(lines) - 1, -1, -1)
+            if lines[i].text.lstrip().startswith(OPENCODE_END)
+        ),
+        None,
+    )
+    if end is None:
+        return None
+    top = end
+    while top > 0 and lines[top - 1].text.lstrip().startswith(OPENCODE_BAR):
+        top -= 1
+    if top == end:
+        return None
+    # The sidebar (session title, context, directory) shares the box's rows: only what lies above
+    # the closing line is the composer's.
+    width = len(lines[end].text.rstrip())
+    box = [line.text[:width].lstrip()[1:].strip() for line in lines[top : end - 1]]
+    composer = "\n".join(t for t in box if not t.startswith(OPENCODE_PLACEHOLDER)).strip()
+    footer = [line for line in lines[end + 1 :] if line.text.strip()]
+    if composer:
+        return Verdict(DRAFT, "opencode", composer)
+    if _first_literal(footer, (OPENCODE_BUSY,)):
+        return Verdict(BUSY, "opencode", composer)
+    return Verdict(IDLE, "opencode", composer)
+
+
 def classify(raw: list[str]) -> Verdict:
     """The screen's class: idle, busy, queued, draft, dialog or none (no composer hail knows)."""
     lines = [parse_line(line) for line in raw]
-    found = _claude(lines) or _codex(lines) or _gemini(lines)
+    found = _claude(lines) or _codex(lines) or _gemini(lines) or _opencode(lines)
     if found is not None:
         return found
     tail = [line for line in lines if line.text.strip() and not _is_hail_line(line)]

@@ -64,9 +64,13 @@ export const Hail = async ({ client, directory }) => {
     }
   }
 
-  // A wake: mail filed for this seat while its session is idle starts a turn with it.
+  // A wake: a send that means to wake this seat renames its mark into the mailbox; while the
+  // session is idle, that starts a turn with the mail.
   let timer
-  const wake = () => {
+  const wake = (_kind, name) => {
+    // Bun names a rename by its old name: the mark's temporary `.wake.<pid>.tmp`.
+    const file = name ? String(name) : "wake"
+    if (file !== "wake" && !file.startsWith(".wake.")) return
     clearTimeout(timer)
     timer = setTimeout(async () => {
       if (!current || busy.has(current)) return // a busy session gets it from its hooks
@@ -80,7 +84,7 @@ export const Hail = async ({ client, directory }) => {
     const mailbox = field("mailbox") || field("seat")
     if (!state || !mailbox) return
     try {
-      watch(join(state, "seats", mailbox, "new"), wake)
+      watch(join(state, "seats", mailbox), wake)
     } catch {}
   })
 
