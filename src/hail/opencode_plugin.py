@@ -36,9 +36,11 @@ def template() -> str:
 
 
 def hooks_literal() -> str:
-    """The hook table's opencode rows as the plugin's `HOOKS` object: event → hail's arguments."""
+    """The hook table's opencode rows as the plugin's `HOOKS` object: event → hail's arguments,
+    as Nix's `builtins.toJSON` writes it (sorted keys, compact), so the Home Manager module's
+    plugin (`nix/hooks.nix`) is this very text."""
     table = {spec.event: list(spec.args) for spec in hook_specs("opencode")}
-    return json.dumps(table, indent=2)
+    return json.dumps(table, sort_keys=True, separators=(",", ":"))
 
 
 def render(program: str = DEFAULT_PROGRAM) -> str:

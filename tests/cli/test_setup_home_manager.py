@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import tomlkit
 
+from hail import opencode_plugin
+from hail.commands.managed import USE_THE_MODULE
 from hail.commands.setup import doctor_hook_lines
 from hail.hook_table import hook_groups, hook_specs
 from hail.setup_merge import codex_trust_hash
@@ -275,3 +277,27 @@ def test_doctor_notes_hails_hooks_left_in_config_toml_beside_home_managers_hooks
         f" hooks from {codex / 'config.toml'} (an earlier hail setup wrote them; Home Manager's"
         f" {codex / 'hooks.json'} has them now)",
     ) in lines, lines
+
+
+def test_setup_leaves_an_opencode_plugin_linked_into_the_store_alone_and_doctor_checks_it(
+    hm: Home,
+) -> None:
+    plugin = hm.home / ".config" / "opencode" / "plugins" / "hail.js"
+    hm.link_into_store(plugin, opencode_plugin.render(PROGRAM))
+
+    rc, out, err = hm.setup("--yes")
+
+    assert rc == 0, err
+    assert f"skip  opencode: {plugin} is a read-only link" in out
+    assert doctor_hook_lines(hm.env) == [
+        ("ok", f"opencode plugin current ({plugin}, from Home Manager)")
+    ]
+
+
+def test_doctor_points_at_the_module_for_an_outdated_store_linked_plugin(hm: Home) -> None:
+    plugin = hm.home / ".config" / "opencode" / "plugins" / "hail.js"
+    hm.link_into_store(plugin, opencode_plugin.render(PROGRAM).replace("10000", "20000"))
+
+    assert doctor_hook_lines(hm.env) == [
+        ("FIX", f"hail's opencode plugin is outdated in {plugin}: {USE_THE_MODULE}")
+    ]

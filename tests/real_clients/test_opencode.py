@@ -38,7 +38,7 @@ def test_setup_installs_the_plugin_beside_the_users(world: World) -> None:
     assert (plugins / "probe.js").exists(), "the user's plugin stays"
     text = (plugins / "hail.js").read_text()
     assert opencode_plugin.program_in(text) is not None, "hail's current plugin"
-    assert '"chat.message": [\n    "deliver",\n    "--format",\n    "opencode"\n  ]' in text
+    assert '"chat.message":["deliver","--format","opencode"]' in text
     check = world.hail(["setup", "--check"], cwd=world.root)
     assert check.rc == 0, check
     assert f"ok    opencode: hail's plugin current in {plugins / 'hail.js'}" in check.out
