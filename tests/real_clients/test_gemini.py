@@ -14,6 +14,7 @@ import time
 from .evidence import delivery_tokens, envelope, eventually, first_delivery, submitted_prompt
 from .fake_http import request_text
 from .test_busy import BUSY_NOTE, assert_nothing_typed, hold_a_turn, send_while_busy
+from .test_dialog import test_send_into_an_open_dialog_is_refused as dialog_case
 from .test_turn_end import test_stop_never_loops_while_a_peer_sends_all_the_time as stop_loop_case
 from .world import World
 
@@ -132,3 +133,12 @@ def test_the_brief_reaches_the_first_request(world: World) -> None:
     assert "src/auth" in text, "the brief's hold is in the first request"
     assert "<hook_context>" in text
     assert float(str(start["t"])) < first["t"], "SessionStart ran at launch"
+
+
+def test_a_send_to_a_gemini_asking_to_run_a_command_is_refused(world: World) -> None:
+    # Without the allow list, a command that writes asks first (with it, 0.61 refuses it outright).
+    path = world.home / ".gemini" / "settings.json"
+    settings = json.loads(path.read_text())
+    del settings["tools"]
+    path.write_text(json.dumps(settings, indent=2) + "\n")
+    dialog_case(world, "gemini")
