@@ -4,10 +4,12 @@
 # It installs hail, exports HAIL_ENVELOPE_MAX, links the agent skill and
 # installs hail's hooks:
 # - where Home Manager owns an agent's configuration (programs.claude-code,
-#   programs.codex), through those modules' options, since their files are
-#   read-only links into the Nix store that nothing else may edit;
-# - elsewhere, by an activation step running `hail setup --yes`, the same
-#   merge a user runs by hand.
+#   programs.codex, programs.opencode), through those modules' options, since
+#   their files are read-only links into the Nix store that nothing else may
+#   edit (opencode's plugin: a store link in its plugins folder);
+# - elsewhere (Gemini CLI always: Home Manager has no module for it), by an
+#   activation step running `hail setup --yes`, the same merge a user runs by
+#   hand.
 # The hooks are the ones of src/hail/data/harness_hooks.json (nix/hooks.nix),
 # the table `hail setup` reads, and name the package's own executable.
 { self }:
@@ -36,8 +38,10 @@ let
   # Home Manager releases without these modules still evaluate this one.
   hasClaudeModule = options.programs ? claude-code;
   hasCodexModule = options.programs ? codex;
+  hasOpencodeModule = options.programs ? opencode;
   claudeManaged = hasClaudeModule && config.programs.claude-code.enable;
   codexManaged = hasCodexModule && config.programs.codex.enable;
+  opencodeManaged = hasOpencodeModule && config.programs.opencode.enable;
 
   hooksOn = cfg.enable && cfg.hooks.enable;
 
@@ -132,7 +136,9 @@ in
         description = ''
           Whether each activation runs `hail setup --yes` for the agent
           configurations Home Manager does not own (~/.claude/settings.json,
-          ~/.codex/config.toml): the merge a user would run by hand, which
+          ~/.codex/config.toml, ~/.gemini/settings.json, opencode's plugin,
+          each where its directory exists; Gemini CLI's always, as Home
+          Manager has no module for it): the merge a user would run by hand, which
           keeps every other hook and setting, backs the file up before
           changing it and changes nothing when the hooks are current. It runs
           after Home Manager wrote its files, prints nothing unless it fails,
@@ -178,7 +184,9 @@ in
         });
       })
 
-      (lib.mkIf (hooksOn && cfg.hooks.activation && !(claudeManaged && codexManaged)) {
+      # Gemini CLI has no Home Manager module: only this step installs its hooks, so it runs
+      # whichever agents Home Manager owns (setup leaves their store links alone).
+      (lib.mkIf (hooksOn && cfg.hooks.activation) {
         # After linkGeneration (itself after writeBoundary): Home Manager's
         # own files are linked, so setup sees which configurations are links
         # into the Nix store and leaves them alone. `run` prints the command
@@ -223,6 +231,20 @@ in
           })
           (lib.mkIf (cfg.enable && cfg.skill.enable) {
             programs.claude-code.skills.hail = skillSource;
+          })
+        ]
+      )
+    )
+    # opencode loads plugins from its plugins folder, which programs.opencode leaves to others:
+    # hail's plugin goes there as a store link, the file `hail setup` would write.
+    ++ lib.optional hasOpencodeModule (
+      lib.mkIf opencodeManaged (
+        lib.mkMerge [
+          (lib.mkIf hooksOn {
+            xdg.configFile."opencode/plugins/hail.js".text = hailHooks.opencodePlugin program;
+          })
+          (lib.mkIf (cfg.enable && cfg.skill.enable) {
+            programs.opencode.skills.hail = skillSource;
           })
         ]
       )

@@ -1,4 +1,4 @@
-# hail's hooks as Claude Code and Codex read them, built from src/hail/data/harness_hooks.json:
+# hail's hooks as Claude Code and Codex read them, and hail's opencode plugin, built from src/hail/data/harness_hooks.json:
 # the table `hail setup` reads too (tests/unit/test_hook_table.py checks that both build the same
 # hooks and the same Codex trust hashes). Plain builtins, so that a test can evaluate it without
 # nixpkgs.
@@ -39,8 +39,18 @@ let
       go = i: if i >= builtins.length list then null else if pred (builtins.elemAt list i) then i else go (i + 1);
     in
     go 0;
+  # hail's opencode plugin: the template filled as `hail setup` fills it
+  # (src/hail/opencode_plugin.py), running `program`.
+  pluginTemplate = builtins.readFile ../src/hail/data/opencode/hail.js;
 in
 rec {
+  opencodePlugin =
+    program:
+    builtins.replaceStrings [ ''"@HAIL_PROGRAM@"'' "@HAIL_HOOKS@" ] [
+      (builtins.toJSON program)
+      (builtins.toJSON (builtins.listToAttrs (map (spec: { name = spec.event; value = spec.args; }) (specs "opencode"))))
+    ] pluginTemplate;
+
   # hail's hooks for "claude" or "codex", as in its own table.
   specs = harness: table.${harness};
 

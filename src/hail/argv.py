@@ -111,7 +111,7 @@ _SEND_USAGE = (
 )
 KINDS_WORDS = "ask fyi announce hold release"
 #: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads.
-DELIVER_FORMATS = ("claude", "codex")
+DELIVER_FORMATS = ("claude", "codex", "gemini", "opencode")
 DELIVER_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
 #: `listen --format`: the harnesses whose waiter hook hail runs (Claude Code's asyncRewake).
 LISTEN_FORMATS = ("claude",)
@@ -201,15 +201,15 @@ TABLE: tuple[Verb, ...] = (
         "brief",
         "Receive",
         (("brief [--all]", "my standing state: unread, late sends, holds"),),
-        opts=(Opt("--all"), Opt("--hook")),
+        opts=(Opt("--all"), Opt("--hook"), Opt("--format", DELIVER_FORMATS, "<harness>")),
         lean=True,
     ),
     Verb(
         "deliver",
         "Receive",
-        (("deliver --format claude|codex", "the hook (run by the harness, not by you)"),),
+        (("deliver --format <harness>", "the hook (run by the harness, not by you)"),),
         opts=(
-            Opt("--format", DELIVER_FORMATS, "claude|codex"),
+            Opt("--format", DELIVER_FORMATS, "<harness>"),
             Opt("--event", DELIVER_EVENTS, "<event>"),
         ),
         lean=True,

@@ -136,6 +136,8 @@ The hooks installed by hail setup deliver message bodies into the agent's contex
   PostToolUse        hail deliver --format claude|codex --event PostToolUse
   Stop               hail deliver --format claude|codex --event Stop
   SessionStart, Stop hail listen --format claude (Claude Code: wakes an idle session, nothing typed)
+Gemini CLI runs the same as SessionStart, BeforeAgent, AfterTool and AfterAgent with --format gemini;
+opencode runs them from hail's plugin (--format opencode), which also wakes its idle session itself.
 A busy agent gets its mail at its next tool call (PostToolUse) or when its turn ends (Stop: the agent
 goes on with the mail, at most {policy.STOP_BLOCKS_MAX} times in a row, then its turn ends and the mail waits).
 
@@ -221,7 +223,7 @@ Environment
   HAIL_ENVELOPE_MAX     headline cap in characters (default {policy.DEFAULT_ENVELOPE_MAX}; {policy.MIN_ENVELOPE_MAX} to {policy.MAX_ENVELOPE_MAX})
   HAIL_SOCKET           tmux socket (default: $TMUX, else tmux's default server)
   HAIL_SEAT             a seat name, used only where the directory names none
-  HAIL_AGENT_COMMANDS   commands that count as agents (default claude,codex)
+  HAIL_AGENT_COMMANDS   commands that count as agents (default claude,codex,gemini,opencode)
   HAIL_DEBUG            1: an unexpected error prints its traceback to stderr
   XDG_STATE_HOME        the state root's parent
   CLAUDE_CONFIG_DIR     another Claude Code config directory for setup and doctor

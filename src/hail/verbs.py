@@ -76,7 +76,7 @@ def _brief(call: Call) -> int:
     from hail.hooks import brief
 
     if call.flag("hook"):
-        return brief.brief_hook(all_=call.flag("all"))
+        return brief.brief_hook(all_=call.flag("all"), fmt=call.text("format"))
     return brief.brief(_ctx(), all_=call.flag("all"))
 
 

@@ -38,6 +38,7 @@ def concrete(words: list[str]) -> list[str]:
         w = w.replace("<kind>", "ask").replace("<hold id>", "1006T171200-a3f1")
         w = w.replace("<headline>", "x").replace("<why>", "y").replace("<text>", "t")
         w = w.replace("<s>", "scope").replace("<span>", "3h").replace("claude|codex", "claude")
+        w = w.replace("<harness>", "claude")
         out.append(w.split("|")[0])
     return out
 

@@ -260,6 +260,8 @@ def test_setup_then_check_is_clean_and_a_second_yes_changes_no_byte(sw: World) -
         f"ok    Claude Code: hail hooks current in {sw.claude}\n"
         f"ok    Codex: hail hooks current in {sw.codex}\n"
         f"ok    Codex: hail's rule current in {sw.rules}\n"
+        f"skip  Gemini CLI: {sw.home / '.gemini'} not installed\n"
+        f"skip  opencode: {sw.home / '.config' / 'opencode'} not installed\n"
     )
     before = snapshot(sw.claude.parent, sw.codex.parent)
     r = sw.run("--yes")
@@ -334,6 +336,8 @@ def test_missing_harness_directories_are_skipped(sw: World) -> None:
     assert r.out.splitlines() == [
         f"skip  Claude Code: {sw.home / '.claude'} not installed",
         f"skip  Codex: {sw.home / '.codex'} not installed",
+        f"skip  Gemini CLI: {sw.home / '.gemini'} not installed",
+        f"skip  opencode: {sw.home / '.config' / 'opencode'} not installed",
         *TRAILER,
     ]
     assert not (sw.home / ".claude").exists()

@@ -18,9 +18,11 @@ from pathlib import Path
 import pytest
 import tomlkit
 
+from hail.install import opencode_plugin
 from hail.install.checks import doctor_hook_lines
 from hail.install.codex_trust import codex_trust_hash
 from hail.install.hook_table import hook_groups
+from hail.install.managed import USE_THE_MODULE
 from tests.support.entry import run_hail
 from tests.support.rules import rules_for
 from tests.support.world import SCRUBBED
@@ -306,3 +308,27 @@ def test_each_activation_replaces_the_last_generations_hooks_and_their_codex_tru
         for key in ("session_start", "user_prompt_submit", "post_tool_use", "stop")
     )
     assert [status for status, _ in doctor_hook_lines(hm.env)] == ["ok", "ok", "ok"]
+
+
+def test_setup_leaves_an_opencode_plugin_linked_into_the_store_alone_and_doctor_checks_it(
+    hm: Home,
+) -> None:
+    plugin = hm.home / ".config" / "opencode" / "plugins" / "hail.js"
+    hm.link_into_store(plugin, opencode_plugin.render(PROGRAM))
+
+    rc, out, err = hm.setup("--yes")
+
+    assert rc == 0, err
+    assert f"skip  opencode: {plugin} is a read-only link" in out
+    assert doctor_hook_lines(hm.env) == [
+        ("ok", f"opencode plugin current ({plugin}, from Home Manager)")
+    ]
+
+
+def test_doctor_points_at_the_module_for_an_outdated_store_linked_plugin(hm: Home) -> None:
+    plugin = hm.home / ".config" / "opencode" / "plugins" / "hail.js"
+    hm.link_into_store(plugin, opencode_plugin.render(PROGRAM).replace("10000", "20000"))
+
+    assert doctor_hook_lines(hm.env) == [
+        ("FIX", f"hail's opencode plugin is outdated in {plugin}: {USE_THE_MODULE}")
+    ]

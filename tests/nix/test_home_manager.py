@@ -112,7 +112,8 @@ def test_both_managed_keep_the_users_hooks_and_add_hails_by_store_path() -> None
     assert files[".codex/config.toml"]["value"] == {"model": "gpt-5.5"}, "no trust unless asked"
 
     assert files[".codex/rules/hail.rules"]["content"] == rules_for(PROGRAM)
-    assert home["activation"] == {}, "Home Manager owns both configs: no activation step"
+    # Gemini CLI has no module: the step still runs, and setup leaves the store links alone.
+    assert "hailHooks" in home["activation"]
     assert "hail-0.7.0" in home["packages"]
     assert home["failedAssertions"] == []
 
@@ -443,3 +444,22 @@ def test_envelope_max_must_be_positive(value: str) -> None:
 )
 def test_skill_settings_that_cannot_work_fail_an_assertion(settings: str, message: str) -> None:
     assert evaluate(settings)["failedAssertions"] == [message]
+
+
+# --- opencode: the plugin as a store link ---------------------------------------------------------
+
+
+def test_with_programs_opencode_hails_plugin_is_linked_into_its_plugins_folder() -> None:
+    from hail.install import opencode_plugin
+
+    home = evaluate(
+        "programs.hail.enable = true; programs.hail.skill.enable = true;"
+        ' programs.opencode.enable = true; programs.opencode.settings.model = "fake/m";'
+    )
+    files = home["files"]
+    plugin = files[".config/opencode/plugins/hail.js"]
+    assert plugin["content"] == opencode_plugin.render(PROGRAM), "the file hail setup writes"
+    assert opencode_plugin.program_in(plugin["content"]) == PROGRAM
+    assert ".config/opencode/opencode.json" in files, "programs.opencode's own file stays"
+    assert ".config/opencode/skills/hail" in files
+    assert home["failedAssertions"] == []

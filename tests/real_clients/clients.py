@@ -3,7 +3,9 @@ pane, and tell from the screen when they are ready.
 
 Versions are pinned in ``versions.json`` beside this file (bump them there).
 ``HAIL_REAL_CLIENTS_LATEST=1`` resolves ``@latest`` with ``npm view`` instead, for a drift job.
-Installs are cached in ``<repo>/.cache/real-clients/<claude>_<codex>/``.
+Claude Code and Codex are installed together in ``<repo>/.cache/real-clients/<claude>_<codex>/``,
+Gemini CLI and opencode each in ``<repo>/.cache/real-clients/<name>-<version>/``; every client's
+executable is linked into that first install's bin directory, the one the tests put on PATH.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hail.transport import screen as hail_screen
 from tests.support.procs import wait_until
 
 from .fake_http import logged_lines
@@ -26,7 +29,24 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 CLAUDE_PKG = "@anthropic-ai/claude-code"
 CODEX_PKG = "@openai/codex"
-CLIENTS = ("claude", "codex")
+GEMINI_PKG = "@google/gemini-cli"
+OPENCODE_PKG = "opencode-ai"
+CLIENTS = ("claude", "codex", "gemini", "opencode")
+#: Installed on their own, each beside the Claude Code and Codex install: name, package.
+OWN_INSTALLS = (("gemini", GEMINI_PKG), ("opencode", OPENCODE_PKG))
+#: What each client calls the events hail hooks (opencode: the probe plugin uses hail's names).
+EVENT_NAMES = {
+    "gemini": {
+        "SessionStart": "SessionStart",
+        "UserPromptSubmit": "BeforeAgent",
+        "PostToolUse": "AfterTool",
+        "Stop": "AfterAgent",
+    },
+}
+GEMINI_API_KEY = "fake-gemini-key-0000"
+GEMINI_MODEL = "gemini-2.5-flash"
+#: How long a client may take to start (s).
+START_LIMIT = {"gemini": 60.0, "opencode": 90.0}
 
 # Claude Code takes any key from the environment once its last 20 characters are approved.
 CLAUDE_API_KEY = "sk-ant-dummy-0000000000000000000000"
@@ -51,6 +71,7 @@ STUCK_SCREENS = (
     "Trust this folder?",
     "Hooks need review",
     "Sign in with ChatGPT",
+    "Do you trust the files in this folder?",
 )
 BUSY = ("esc to interrupt",)
 
@@ -82,28 +103,21 @@ def npm_latest(pkg: str) -> str:
 
 def install(versions: dict[str, str]) -> Path:
     """Install both packages once per version pair; returns the directory of their bins."""
-    cache = (
-        REPO
-        / ".cache"
-        / "real-clients"
-        / f"claude-{versions[CLAUDE_PKG]}_codex-{versions[CODEX_PKG]}"
-    )
+    root = REPO / ".cache" / "real-clients"
+    cache = root / f"claude-{versions[CLAUDE_PKG]}_codex-{versions[CODEX_PKG]}"
     bin_dir = cache / "node_modules" / ".bin"
-    cache.mkdir(parents=True, exist_ok=True)
-    with (cache / ".lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel runs share one install
-        if not (bin_dir / "claude").exists() or not (bin_dir / "codex").exists():
-            specs = [f"{pkg}@{ver}" for pkg, ver in versions.items()]
-            subprocess.run(
-                ["npm", "install", "--no-audit", "--no-fund", "--prefix", str(cache), *specs],
-                env=npm_env(),
-                check=True,
-                timeout=900,
-                stdout=subprocess.DEVNULL,
-            )
-    # A throwaway HOME: not even --version may touch the user's ~/.claude or ~/.codex.
+    _npm_install(cache, [CLAUDE_PKG, CODEX_PKG], versions, ("claude", "codex"))
+    for name, pkg in OWN_INSTALLS:
+        own = root / f"{name}-{versions[pkg]}"
+        _npm_install(own, [pkg], versions, (name,))
+        link = bin_dir / name
+        target = own / "node_modules" / ".bin" / name
+        if not link.exists() or link.resolve() != target.resolve():
+            link.unlink(missing_ok=True)
+            link.symlink_to(target)
+    # A throwaway HOME: not even --version may touch the user's ~/.claude, ~/.codex, ~/.gemini.
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cache / ".home")}
-    for name, pkg in (("claude", CLAUDE_PKG), ("codex", CODEX_PKG)):
+    for name, pkg in (("claude", CLAUDE_PKG), ("codex", CODEX_PKG), *OWN_INSTALLS):
         out = subprocess.run(
             [str(bin_dir / name), "--version"],
             capture_output=True,
@@ -115,6 +129,31 @@ def install(versions: dict[str, str]) -> Path:
         if versions[pkg] not in out.stdout:
             raise RuntimeError(f"{name} --version said {out.stdout!r}, wanted {versions[pkg]}")
     return bin_dir
+
+
+def _npm_install(
+    prefix: Path, pkgs: list[str], versions: dict[str, str], bins: tuple[str, ...]
+) -> None:
+    prefix.mkdir(parents=True, exist_ok=True)
+    bin_dir = prefix / "node_modules" / ".bin"
+    with (prefix / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # parallel runs share one install
+        if not all((bin_dir / b).exists() for b in bins):
+            subprocess.run(
+                [
+                    "npm",
+                    "install",
+                    "--no-audit",
+                    "--no-fund",
+                    "--prefix",
+                    str(prefix),
+                    *(f"{pkg}@{versions[pkg]}" for pkg in pkgs),
+                ],
+                env=npm_env(),
+                check=True,
+                timeout=900,
+                stdout=subprocess.DEVNULL,
+            )
 
 
 def execpolicy(
@@ -242,6 +281,82 @@ def write_codex_config(home: Path, projects: list[Path], base_url: str, probe: s
     path.write_text("\n".join(lines))
 
 
+def write_gemini_config(home: Path, projects: list[Path], probe: str, allowed_command: str) -> None:
+    """~/.gemini/settings.json with the API-key login, a fixed model (no model router), no update
+    check, `hail` and one more command allowed without a confirmation, and the probe hooks;
+    trustedFolders.json trusting the projects (else a trust dialog stops the start)."""
+    gemini = home / ".gemini"
+    gemini.mkdir(exist_ok=True)
+    hooks: dict[str, list[dict[str, object]]] = {}
+    for event in PROBE_EVENTS:
+        name = EVENT_NAMES["gemini"][event]
+        group: dict[str, object] = {"hooks": [{"type": "command", "command": probe}]}
+        if name == "AfterTool":
+            group = {"matcher": "*", **group}
+        hooks[name] = [group]
+    settings = {
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "model": {"name": GEMINI_MODEL},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "privacy": {"usageStatisticsEnabled": False},
+        "ui": {"hideTips": True},
+        "tools": {"allowed": [f"run_shell_command({allowed_command})", "run_shell_command(hail)"]},
+        "hooks": hooks,
+    }
+    (gemini / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
+    trusted = {str(p): "TRUST_FOLDER" for p in projects}
+    (gemini / "trustedFolders.json").write_text(json.dumps(trusted, indent=2) + "\n")
+
+
+OPENCODE_PROBE = """\
+// Records what opencode hands a plugin, as probe_hook.py does for the command hooks: one JSON
+// line per call with hail's event names (SessionStart: the plugin started).
+import { appendFileSync } from "node:fs"
+const LOG = %(log)s
+const log = (event, payload) =>
+  appendFileSync(LOG, JSON.stringify({ t: Date.now() / 1000, event, pane: process.env.TMUX_PANE || null, payload }) + "\\n")
+export const Probe = async ({ directory }) => {
+  log("SessionStart", { cwd: directory })
+  return {
+    event: async ({ event }) => {
+      if (event.type === "session.idle") log("Stop", { session_id: event.properties.sessionID })
+    },
+    "chat.message": async (input, output) => {
+      const prompt = (output.parts || []).filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text).join("\\n")
+      log("UserPromptSubmit", { session_id: input.sessionID, prompt })
+    },
+    "tool.execute.after": async (input, output) => {
+      log("PostToolUse", { session_id: input.sessionID, tool_name: input.tool, output: output.output })
+    },
+  }
+}
+"""
+
+
+def write_opencode_config(config_home: Path, base_url: str, log: Path) -> None:
+    """opencode.json with a fake OpenAI-compatible provider as the model, no update or share, and
+    the probe plugin beside where hail's goes."""
+    config = config_home / "opencode"
+    (config / "plugins").mkdir(parents=True, exist_ok=True)
+    doc = {
+        "$schema": "https://opencode.ai/config.json",
+        "model": "fake/fake-model",
+        "autoupdate": False,
+        "share": "disabled",
+        "provider": {
+            "fake": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "Fake",
+                "options": {"baseURL": base_url + "/v1", "apiKey": "sk-fake-0000"},
+                "models": {"fake-model": {"name": "Fake Model", "tool_call": True}},
+            }
+        },
+    }
+    (config / "opencode.json").write_text(json.dumps(doc, indent=2) + "\n")
+    probe = OPENCODE_PROBE % {"log": json.dumps(str(log))}
+    (config / "plugins" / "probe.js").write_text(probe)
+
+
 @dataclass
 class Agent:
     """One client running in one pane."""
@@ -257,10 +372,13 @@ class Agent:
         return self.tmux.capture(self.pane)
 
     def hook_calls(self, event: str | None = None) -> list[dict[str, object]]:
-        """Probe-hook calls made from this pane (all panes share one probe log)."""
+        """Probe-hook calls made from this pane (all panes share one probe log); `event` in the
+        names of Claude Code's hooks, whatever this client calls it."""
         if not self.probe_log.exists():
             return []
         calls = logged_lines(self.probe_log)
+        if event is not None:
+            event = EVENT_NAMES.get(self.client, {}).get(event, event)
         return [
             c for c in calls if c["pane"] == self.pane and (event is None or c["event"] == event)
         ]
@@ -280,13 +398,24 @@ class Agent:
             return False
         if self.client == "claude":
             return any(line.startswith(CLAUDE_COMPOSER) for line in screen.splitlines())
+        if self.client == "gemini":
+            return hail_screen.classify(screen.splitlines()).state == hail_screen.IDLE
+        if self.client == "opencode":
+            return hail_screen.classify(screen.splitlines()).state == hail_screen.IDLE
         lines = [line for line in screen.splitlines() if line.strip()]
         return CODEX_FOOTER in "\n".join(lines[-3:]) and any(
             line.startswith(CODEX_PROMPT) for line in lines[-6:]
         )
 
-    def wait_ready(self, timeout: float = 30) -> None:
-        """Wait for an idle composer (and, for Claude, for its SessionStart hook to have run)."""
+    def is_busy(self) -> bool:
+        """A turn runs, as hail's own screen reading sees it."""
+        verdict = hail_screen.classify(self.screen().splitlines())
+        return verdict.state in (hail_screen.BUSY, hail_screen.QUEUED)
+
+    def wait_ready(self, timeout: float | None = None) -> None:
+        """Wait for an idle composer (and, but for Codex, for its SessionStart hook or plugin to
+        have run). opencode's first start sets up its database: up to half a minute here."""
+        timeout = timeout or START_LIMIT.get(self.client, 30)
 
         def ready() -> bool:
             screen = self.screen()
@@ -298,7 +427,7 @@ class Agent:
             stuck = [s for s in STUCK_SCREENS if s in screen]
             if stuck:
                 raise AssertionError(f"{self.client} stopped at {stuck[0]!r}:\n{screen}")
-            if self.client == "claude" and not self.hook_calls("SessionStart"):
+            if self.client != "codex" and not self.hook_calls("SessionStart"):
                 return False
             return self.is_ready()
 
@@ -333,8 +462,10 @@ def launch(
     """
     if client == "claude":
         argv = [str(bin_dir / "claude"), "--permission-mode", "default"]
-    else:
+    elif client == "codex":
         argv = [str(bin_dir / "codex")] + ([] if daemon else ["--no-daemon"])
+    else:
+        argv = [str(bin_dir / client)]
     if "PATH" in env:
         # tmux's `new-window -e PATH=…` does not reach the command it starts (tmux 3.3a): set it
         # on the command line, so the client really runs with that PATH.

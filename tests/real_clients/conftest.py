@@ -1,14 +1,15 @@
-"""End-to-end tests of hail against the real Claude Code and Codex TUIs.
+"""End-to-end tests of hail against the real Claude Code, Codex, Gemini CLI and opencode TUIs.
 
 Opt-in: they run only with ``HAIL_REAL_CLIENTS=1`` (CI sets it) and are skipped otherwise::
 
     HAIL_REAL_CLIENTS=1 .venv/bin/pytest tests/real_clients -v
 
 The first run installs the client versions pinned in ``versions.json`` from the npm registry
-into ``.cache/real-clients/`` (about 650 MB, ~15 s); later runs reuse it. With
+into ``.cache/real-clients/`` (about 1.1 GB, under a minute); later runs reuse it. With
 ``HAIL_REAL_CLIENTS_LATEST=1`` the newest published versions are installed instead (a drift
-check). Needs node/npm, tmux and python3 on PATH; no network beyond the npm registry: both
-model APIs are stdlib fakes on 127.0.0.1 (``fake_anthropic.py``, ``fake_openai.py``).
+check). Needs node/npm, tmux and python3 on PATH; no network beyond the npm registry: every
+model API is a stdlib fake on 127.0.0.1 (``fake_anthropic.py``, ``fake_openai.py``,
+``fake_gemini.py``, and ``fake_chat.py`` for opencode's OpenAI-compatible provider).
 
 Each test gets its own HOME, XDG_STATE_HOME, fake servers and ``tmux -L <unique>`` server, with
 hail's hooks installed by ``hail setup --yes --trust-codex`` next to a recording probe hook,

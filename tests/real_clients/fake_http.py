@@ -103,7 +103,9 @@ def answer_command(text: str) -> str | None:
     its ``from:``), ``--re`` its id."""
     for line in text.splitlines():
         # A typed envelope `[hail kind:ask from:… id:…]`, or a frame `[hail:<token> ask from:… id:…]`
-        # whose `from:` is already the mailbox to answer.
+        # whose `from:` is already the mailbox to answer (opencode's plugin prompts with the frames
+        # themselves, so a frame may start mid-line).
+        line = line[line.find("[hail") :] if "[hail" in line else line
         if "ANSWER_HAIL" not in line or not line.startswith(("[hail kind:", "[hail:")):
             continue
         fields = dict(

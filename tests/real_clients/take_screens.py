@@ -30,8 +30,13 @@ def save(world: World, agent: Agent, out: Path, state: str) -> None:
         (out / f"{agent.client}-{state}{suffix}").write_text(text, encoding="utf-8")
 
 
+#: What each client's footer says while a turn runs.
+BUSY_WORDS = {"gemini": "esc to cancel", "opencode": "esc interrupt"}
+
+
 def busy(agent: Agent) -> None:
-    eventually(lambda: "esc to interrupt" in agent.screen() or None, f"{agent.client} is busy")
+    words = BUSY_WORDS.get(agent.client, "esc to interrupt")
+    eventually(lambda: words in agent.screen() or None, f"{agent.client} is busy")
 
 
 def clear_composer(world: World, agent: Agent) -> None:
@@ -82,7 +87,7 @@ def take(world: World, client: str, out: Path) -> None:
     world.tmux.submit(agent.pane, "RUN_WRITE now")
     eventually(
         lambda: (
-            ("Do you want to proceed" in agent.screen() or "Would you like" in agent.screen())
+            any(w in agent.screen() for w in ("Do you want to proceed", "Would you like", "Allow"))
             or None
         ),
         "a dialog",

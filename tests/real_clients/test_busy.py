@@ -31,7 +31,7 @@ def busy_in_tool(world: World, agent: Agent) -> Callable[[], None]:
     """Start a turn whose tool runs until the returned release is called."""
     release = world.root / "release"
     world.tmux.submit(agent.pane, f"RUN_CMD {world.wait_tool} {release}")
-    eventually(lambda: "esc to interrupt" in agent.screen() or None, f"{agent.client} is busy")
+    eventually(lambda: agent.is_busy() or None, f"{agent.client} is busy")
     eventually(lambda: world.fake_for(agent).turns() or None, "the turn reached the fake")
     return lambda: release.touch()
 
@@ -77,7 +77,7 @@ def hold_a_turn(world: World, agent: Agent, prompt: str) -> None:
     """Submit a prompt whose reply the fake holds: the agent waits on its model until released."""
     world.tmux.submit(agent.pane, prompt)
     eventually(lambda: world.fake_for(agent).turns() or None, "the held turn reached the fake")
-    eventually(lambda: "esc to interrupt" in agent.screen() or None, f"{agent.client} is busy")
+    eventually(lambda: agent.is_busy() or None, f"{agent.client} is busy")
 
 
 def figure(what: str, client: str, sent_at: float, turn: JSON) -> None:

@@ -160,3 +160,64 @@ def test_a_prompt_hook_the_model_runs_itself_is_no_persons_prompt(
     world.tmux.submit(agent.pane, "a person types this")
     agent.wait_stops(2)
     assert prompted.exists(), "the harness's hook for a person's prompt did"
+
+
+def test_claude_asks_gemini_and_waits_for_the_answer(world: World) -> None:
+    gemini = world.start("gemini", seat="worker")
+    claude = world.start("claude", seat="boss")
+    converse(world, claude, gemini, f"RUN_CMD hail worker ask --wait 60 '{QUESTION}'")
+
+
+def test_codex_asks_opencode_and_waits_for_the_answer(world: World) -> None:
+    opencode = world.start("opencode", seat="worker")
+    # opencode's plugin prompts a session it has seen: its first prompt makes one.
+    world.tmux.submit(opencode.pane, "hello")
+    opencode.wait_stops(1, timeout=60)
+    codex = world.start("codex", seat="boss")
+    converse(world, codex, opencode, f"RUN_LONG hail worker ask --wait 25 '{QUESTION}'")
+
+
+def reply_wakes_the_asker(world: World, asker: Agent, answerer: Agent) -> None:
+    """The asker sends an ask without waiting and ends its turn; the answer, filed by the
+    answerer's model with --re, wakes the idle asker and reaches its model."""
+    fake = world.fake_for(asker)
+    asked_at = len(fake.turns())
+    world.tmux.submit(asker.pane, f"RUN_CMD hail worker ask '{QUESTION}'")
+    output, _ = eventually(
+        lambda: returned_tool_call(fake, "id="), f"{asker.client} sent the ask", timeout=60
+    )
+    found = re.search(rf"\bid=({ID})\b", output)  # Gemini CLI's shell tool says `Output: id=…`
+    assert found, output
+    ask = found.group(1)
+    answered = eventually(
+        lambda: next(
+            (
+                t
+                for t in fake.turns()[asked_at:]
+                if f"re:{ask}] FAKE-ANSWER: GO for {ask}" in request_text(t)
+            ),
+            None,
+        ),
+        f"the answer woke {asker.client} and reached its model",
+        timeout=90,
+    )
+    receipt = world.hail(["sent", ask])
+    replied = re.fullmatch(rf"injected \S+ replied ({ID})\n", receipt.out)
+    assert replied, receipt
+    filed = (world.state / "hail" / "replies" / ask / replied.group(1)).lstat().st_mtime
+    print(
+        f"\n{answerer.client} answered {asker.client}: answer filed → in the idle asker's model "
+        f"{float(answered['t']) - filed:.2f} s"
+    )
+
+
+def test_an_answer_wakes_an_idle_gemini_that_asked(world: World) -> None:
+    claude = world.start("claude", seat="worker")
+    gemini = world.start("gemini", seat="boss")
+    reply_wakes_the_asker(world, gemini, claude)
+
+
+def test_an_answer_wakes_an_idle_opencode_that_asked(world: World) -> None:
+    codex = world.start("codex", seat="worker")
+    opencode = world.start("opencode", seat="boss")
+    reply_wakes_the_asker(world, opencode, codex)

@@ -19,6 +19,7 @@ from .world import World
 DIALOG = {
     "claude": "Do you want to proceed?",
     "codex": "Would you like to run the following command?",
+    "gemini": "Allow execution of [Shell]?",
 }
 
 

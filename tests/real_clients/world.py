@@ -3,7 +3,8 @@ servers, a scratch tmux server, and the clients started in it. ``close`` ends al
 
 Layout under the test's tmp dir::
 
-    home/            HOME: ~/.claude.json, ~/.claude/settings.json, ~/.codex/config.toml
+    home/            HOME: ~/.claude.json, ~/.claude/settings.json, ~/.codex/config.toml,
+                     ~/.gemini/settings.json, ~/.config/opencode/ (opencode.json, plugins/)
     state/           XDG_STATE_HOME (hail's state root is state/hail)
     bin/hail         a link to the project's hail, so the clients' hooks find it on PATH
     boss/ worker/ shared/   seat directories (.hail-seat files)
@@ -25,11 +26,14 @@ from tests.support.procs import alive, wait_until
 
 from .clients import (
     CLAUDE_API_KEY,
+    GEMINI_API_KEY,
     Agent,
     launch,
     probe_command,
     write_claude_config,
     write_codex_config,
+    write_gemini_config,
+    write_opencode_config,
 )
 from .fake_http import FakeServer
 from .scratch_tmux import ClientTmux
@@ -117,10 +121,14 @@ class World:
             (self.root / "tmp").mkdir()
         self.anthropic = self.fake("fake_anthropic")
         self.openai = self.fake("fake_openai")
+        self.gemini = self.fake("fake_gemini")
+        self.chat = self.fake("fake_chat")
         probe = probe_command(self.probe_log) + (" --context" if probe_context else "")
         projects = [self.seat[n] for n in SEATS]
         write_claude_config(self.home, projects, probe, str(self.wait_tool))
         write_codex_config(self.home, projects, self.openai.url, probe)
+        write_gemini_config(self.home, projects, probe, str(self.wait_tool))
+        write_opencode_config(self.home / ".config", self.chat.url, self.probe_log)
         self._tmux = ClientTmux(self.env, self.seat["boss"], ["bash", "--norc", "--noprofile"])
         self.boss_pane = self.tmux.first_pane
         if with_hail and setup:
@@ -186,6 +194,17 @@ class World:
                 "DISABLE_AUTOUPDATER": "1",
                 "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             }
+        elif client == "gemini":
+            env |= {
+                "GEMINI_API_KEY": GEMINI_API_KEY,
+                "GOOGLE_GEMINI_BASE_URL": (fake or self.gemini).url,
+            }
+        elif client == "opencode":
+            env |= {
+                "OPENCODE_DISABLE_AUTOUPDATE": "1",
+                "OPENCODE_DISABLE_MODELS_FETCH": "1",
+                "XDG_CONFIG_HOME": str(self.home / ".config"),
+            }
         else:
             env |= {"OPENAI_API_KEY": "sk-fake-0000"}
         return env
@@ -200,8 +219,8 @@ class World:
     ) -> Agent:
         """Start a client in a seat; `env` adds to (or overrides) its environment. Codex starts
         with its daemon only when `daemon`."""
-        if client == "codex" and fake is not None:
-            raise ValueError("codex reads its server from config.toml; use world.openai")
+        if client in ("codex", "opencode") and fake is not None:
+            raise ValueError(f"{client} reads its server from its config file")
         agent = launch(
             self.tmux,
             client,
@@ -216,7 +235,11 @@ class World:
         return agent
 
     def fake_for(self, agent: Agent) -> FakeServer:
-        return self.openai if agent.client == "codex" else self.anthropic
+        return {
+            "codex": self.openai,
+            "gemini": self.gemini,
+            "opencode": self.chat,
+        }.get(agent.client, self.anthropic)
 
     def hail(
         self,

@@ -4,8 +4,11 @@ identity-split warning and the seats table."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from tests.scenarios.conftest import Scene
 from tests.support.entry import hail_bin
@@ -193,3 +196,57 @@ def test_the_seats_table_shows_agents_unread_and_hook_age(scene: Scene) -> None:
     missing = scene.as_pane(scene.sender, "seats", "nobody")
     assert missing.rc == 1 and "no seat nobody" in missing.err
     assert os.path.isdir(scene.state)
+
+
+def test_an_agent_run_by_node_is_told_by_its_script(scene: Scene) -> None:
+    """Gemini CLI runs as `node …/bin/gemini` (and relaunches itself as a node child): the
+    process is named node, and only its script says which agent it is."""
+    del scene.env["HAIL_AGENT_COMMANDS"]
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("needs node")
+    scripts = scene.root / "scripts"
+    scripts.mkdir()
+    for name in ("gemini", "server.js"):
+        (scripts / name).write_text("setInterval(() => {}, 1000)\n")
+    gem = scene.new_pane(scene.make_seat("gem"), node, "--no-warnings", str(scripts / "gemini"))
+    other = scene.new_pane(scene.make_seat("plainjs"), node, str(scripts / "server.js"))
+    assert wait_until(lambda: scene.command(gem) == "node" and scene.command(other) == "node")
+    table = scene.as_pane(scene.sender, "seats")
+    rows = {line.split()[0]: line for line in table.out.split("\n")[1:] if line}
+    assert f"{gem}:gemini" in rows["gem"], table.out
+    assert rows["plainjs"].split()[1] == "-", table.out
+
+
+def test_an_agent_that_wakes_itself_gets_a_wake_mark_and_nothing_typed(scene: Scene) -> None:
+    """opencode's plugin watches its mailbox for `wake`: a send renames it into place and types
+    nothing; a quiet fyi writes none; a seat whose plugin never ran is told to run setup."""
+    del scene.env["HAIL_AGENT_COMMANDS"]
+    opencode = _link(scene.root / "oc", "opencode", "/bin/cat")
+    seat = scene.make_seat("oc")
+    pane = scene.new_pane(seat, str(opencode))
+    assert wait_until(lambda: scene.command(pane) == "opencode")
+    wake = scene.state / "seats" / "oc" / "wake"
+
+    unhooked = scene.as_pane(scene.sender, "oc", "ask", "before any hook ran")
+    assert unhooked.rc == 5, unhooked
+    assert f"opencode in {pane} wakes itself on new mail, but hail's plugin has not run" in (
+        unhooked.err
+    )
+    assert not wake.exists()
+
+    # The plugin's prompt hook ran in that seat.
+    hooked = scene.run("deliver", "--format", "opencode", cwd=seat, stdin="{}")
+    assert hooked.rc == 0, hooked
+    quiet = scene.as_pane(scene.sender, "oc", "fyi", "a quiet note")
+    assert quiet.rc == 0 and "quiet:" in quiet.err, quiet
+    assert not wake.exists(), "an fyi wakes nobody"
+
+    sent = scene.as_pane(scene.sender, "oc", "ask", "are you there?")
+    assert sent.rc == 0, sent
+    assert (
+        sent.err
+        == f"hail: woken by its plugin: opencode in {pane} takes it when its session is idle\n"
+    )
+    assert wake.read_text() == sent.id
+    assert sent.id not in scene.screen(pane), "nothing typed"

@@ -165,8 +165,9 @@ def test_agents_are_found_by_command_root_process_or_direct_child(server: Server
 
 
 def test_agent_names_and_the_command_list() -> None:
-    assert agent_commands({}) == ["claude", "codex"]
-    assert agent_commands({"HAIL_AGENT_COMMANDS": " , "}) == ["claude", "codex"]
+    known = ["claude", "codex", "gemini", "opencode"]
+    assert agent_commands({}) == known
+    assert agent_commands({"HAIL_AGENT_COMMANDS": " , "}) == known
     assert agent_commands({"HAIL_AGENT_COMMANDS": "bash,cat"}) == ["bash", "cat"]
     assert process_name("/usr/local/bin/claude") == "claude"
     assert process_name("-zsh") == "zsh"

@@ -19,7 +19,7 @@ from hail.output import emit, table
 from hail.route import pane_for, reach_or_none
 from hail.seat import parse_mailbox
 from hail.store import fs
-from hail.transport import wake
+from hail.transport import native, wake
 from hail.transport.panes import DEFAULT_AGENTS
 
 TYPE_CHECKING = False
@@ -70,20 +70,6 @@ class AgentStates:
         return SHOWN_STATE.get(verdict.state, verdict.state)
 
 
-def route_of(ctx: Ctx, pane: Pane, mailbox: str) -> str:
-    """How a send to `mailbox` would wake this agent now [docs/transport.md "Routes"]: `wake` (its
-    Claude Code waiter listens), `queue` (its Codex thread is known), `hooks` (a turn runs: its
-    PostToolUse and Stop hooks carry the mail), else `type` (into an idle, empty composer)."""
-    from hail.transport import native
-
-    found = native.find(ctx, pane, mailbox)
-    if found is None:
-        return "type"
-    if not native.between_turns(ctx, found, mailbox):
-        return "hooks"
-    return "wake" if found.waiter is not None else "queue"
-
-
 def _seat_part(mailbox: str) -> str:
     parsed = parse_mailbox(mailbox)
     return parsed[0] if parsed is not None else mailbox
@@ -96,7 +82,7 @@ def _seat_row(ctx: Ctx, name: str, panes: Panes | None, states: AgentStates) -> 
         name,
         _agents_cell(name, panes),
         " ".join(states.of(p) for p in agents) or "-",
-        " ".join(route_of(ctx, p, name) for p in agents) or "-",
+        " ".join(native.route_of(ctx, p, name) for p in agents) or "-",
         str(box.unread_count()),
         _age(ctx.now(), box.hooked_at()),
         _root_cell(ctx, name),

@@ -509,6 +509,8 @@ def wake_and_report(
         return result
 
     result = attempt(verdict)
+    if result.native:
+        return _wake_by_plugin(ctx, to, pane, msg_id)
     if result.busy and hooks_live(ctx, to.mailbox):
         settled = screen_after_turn_end(ctx, tmux, pane.id, to.mailbox, msg_id)
         if settled is not None:
@@ -590,6 +592,29 @@ def _queue(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native
     if failure and inline is not None:
         inline.undo()
     return failure
+
+
+#: The file in a mailbox a send renames into place to wake an agent that wakes itself (opencode's
+#: plugin watches for it) [docs/hooks.md "opencode"].
+WAKE_MARK = "wake"
+
+
+def _wake_by_plugin(ctx: Ctx, to: Route, pane: Pane, msg_id: str) -> int:
+    """An agent that wakes itself (opencode): leave the mark its plugin watches for."""
+    if not hooks_live(ctx, to.mailbox):
+        return report_not_woken(ctx, to, "typed", native_reason(pane))
+    # The plugin watches for this mark, not for new mail: a quiet fyi, a capped or --no-wake send
+    # files mail without it, and so wakes nobody.
+    fs.write_atomic(os.path.join(ctx.store.mailbox(to.mailbox).path, WAKE_MARK), msg_id)
+    note(f"woken by its plugin: {pane.agent} in {pane.id} takes it when its session is idle")
+    return 0
+
+
+def native_reason(pane: Pane) -> str:
+    return (
+        f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin has not run for this"
+        " seat in 7 days: run hail setup, then restart it"
+    )
 
 
 class InlineFiling:

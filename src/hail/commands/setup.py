@@ -37,6 +37,8 @@ from hail.install.write import install
 #: What to do after a write, per harness [docs/commands.md "setup"].
 NEXT_STEP: dict[Harness, str] = {
     "claude": "a new session picks it up",
+    "gemini": "a new session picks it up",
+    "opencode": "opencode loads it when it next starts",
     "codex": (
         "run hail setup --trust-codex (or /hooks in Codex) once to trust the changed hooks;"
         " a new session picks them up"
@@ -151,7 +153,7 @@ def _carry_out(run: _Run, step: Plan | ConfigFile) -> None:
     """One file's step: its line, and for a file not current its diff, then (without `--check`)
     the question and the write."""
     if isinstance(step, ConfigFile):
-        if step.kind.holds_hooks:  # one line per missing harness, not per file
+        if step.kind is not ConfigKind.CODEX_RULE:  # one line per missing harness, not per file
             run.say(f"skip  {step.name}: {step.directory} not installed")
         return
     plan = _replanned(run, step)
@@ -256,17 +258,33 @@ def _check_program(program: str) -> None:
         )
 
 
+#: The harnesses whose hooks have the same events; the others' are listed under their own names.
+SHARED_EVENTS = ("claude", "codex")
+NAMES: dict[Harness, str] = {
+    "claude": "Claude Code",
+    "codex": "Codex",
+    "gemini": "Gemini CLI",
+    "opencode": "opencode",
+}
+
+
 def summary(harnesses: list[Harness], program: str) -> list[str]:
     """The trailing lines after a run (not with --check): the hooks every handled file now has,
     one per event, the harness's name in the arguments shown as `claude|codex`."""
+    shared = [h for h in harnesses if h in SHARED_EVENTS]
     lines: dict[tuple[str, str], str] = {}
     for harness in harnesses:
         for spec in hook_specs(harness):
-            # A hook only one harness has (Claude Code's waiter) names that harness alone.
-            having = [h for h in harnesses if any(s.args[0] == spec.args[0] for s in hook_specs(h))]
-            args = ["|".join(having) if arg == harness else arg for arg in spec.args]
-            line = f"      {spec.event}: {' '.join([program, *args])}"
-            lines.setdefault((spec.event, spec.args[0]), line)
+            event, args = spec.event, list(spec.args)
+            if harness in SHARED_EVENTS:
+                # A hook only one harness has (Claude Code's waiter) names that harness alone.
+                having = [
+                    h for h in shared if any(s.args[0] == spec.args[0] for s in hook_specs(h))
+                ]
+                args = ["|".join(having) if arg == harness else arg for arg in args]
+            else:
+                event = f"{NAMES[harness]} {spec.event}"
+            lines.setdefault((event, spec.args[0]), f"      {event}: {' '.join([program, *args])}")
     return list(lines.values())
 
 

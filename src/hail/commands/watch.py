@@ -152,7 +152,7 @@ def _seat_rows(
         if not reachable:
             route, shown = "?", "?"
         else:
-            route = "typed" if len(agents) == 1 else "-"
+            route = _ROUTE_WORDS.get(agents[0].route, "typed") if len(agents) == 1 else "-"
             shown = " ".join(p.state for p in agents) or "-"
         jump = agents[0].id if agents else pane or (in_seat[0].id if len(in_seat) == 1 else "")
         rows.append(
@@ -602,13 +602,17 @@ def _message_json(m: MessageState) -> dict[str, object]:
 # --- following the state -----------------------------------------------------------------------
 
 
+#: A route as the send reports it (`woken:`, `queued:`, `typed:`), from `native.route_of`'s word.
+_ROUTE_WORDS = {"wake": "woken", "queue": "queued", "hooks": "hooks", "plugin": "plugin"}
+
+
 class Watch:
     """The state and the panes, looked at again only when something changed or the panes are due."""
 
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
         self.reader = Reader(ctx.store)
-        self.surveyor = Surveyor(ctx.env, ctx.home)
+        self.surveyor = Surveyor(ctx.env, ctx.home, ctx)
         self.state: StateView | None = None
         self.tmux: TmuxState | None = None
         self._panes_at = 0.0

@@ -51,8 +51,10 @@ def brief(ctx: Ctx, *, all_: bool) -> int:
     return 0
 
 
-def brief_hook(*, all_: bool) -> int:
-    """The SessionStart hook: the same text, but it never fails and never reads stdin."""
+def brief_hook(*, all_: bool, fmt: str | None = None) -> int:
+    """The SessionStart hook: the same text, but it never fails and never reads stdin. Plain text,
+    except for Gemini CLI, which shows plain stdout to the user and gives the model only the JSON
+    form's `additionalContext`."""
     ctx: Ctx | None = None
     try:
         ctx = Ctx.from_env()
@@ -76,6 +78,8 @@ def brief_hook(*, all_: bool) -> int:
         protocol.log_error(ctx.store if ctx else None, "brief", exc)
         return 0
     if text:
+        if fmt == "gemini":
+            text = protocol.hook_json("SessionStart", text.rstrip("\n"), fmt) + "\n"
         try:
             protocol.write_stdout(text)
         except OSError:  # nobody reads: the brief is shown again at the next session start

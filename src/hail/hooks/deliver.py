@@ -142,10 +142,13 @@ class _Run:
         return self.guard.may_block()
 
     def _output(self, text: str) -> str:
-        """The text as the harness reads it: a Stop's block, hook JSON, or plain by hand."""
-        if self.guard is not None:
+        """The text as the harness reads it: a Stop's block, hook JSON, or plain by hand and for
+        opencode, whose plugin adds the text itself [docs/hooks.md "opencode"]."""
+        if self.guard is not None and self.fmt != "opencode":
             return protocol.stop_json(text)
-        return protocol.hook_json(self.event, text) if self.fmt is not None else text
+        if self.fmt in (None, "opencode"):
+            return text
+        return protocol.hook_json(self.event, text, self.fmt)
 
     def hand_over(self, out: str) -> None:
         """Print `out`; when it did not reach the agent, give every claim back."""

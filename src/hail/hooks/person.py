@@ -23,4 +23,10 @@ def person_prompted(payload: bytes) -> bool | None:
     if prompt is None:
         return None
     text = prompt.lstrip(" ")
-    return bool(text) and not text.startswith((_ENVELOPE, _NOTIFICATION))
+    return bool(text) and not text.startswith((_ENVELOPE, _NOTIFICATION)) and not _is_delivery(text)
+
+
+def _is_delivery(text: str) -> bool:
+    """hail's own delivered text as a prompt: Gemini CLI runs BeforeAgent again for the text of an
+    AfterAgent block, and opencode's plugin wakes a session with it [docs/hooks.md "Gemini CLI"]."""
+    return text.startswith("hail: ") and " framed by token " in text.split("\n", 1)[0]

@@ -284,11 +284,22 @@ def json_string(text: str) -> str:
     return '"' + out + '"'
 
 
-def hook_json(event: str, text: str) -> str:
-    """`{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, compact, UTF-8 raw."""
+#: Gemini CLI's names for the events hail hooks [docs/hooks.md "Gemini CLI"].
+GEMINI_EVENTS = {
+    "SessionStart": "SessionStart",
+    "UserPromptSubmit": "BeforeAgent",
+    "PostToolUse": "AfterTool",
+    "Stop": "AfterAgent",
+}
+
+
+def hook_json(event: str, text: str, fmt: str | None = None) -> str:
+    """`{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, compact, UTF-8 raw;
+    the event under the harness's own name."""
+    name = GEMINI_EVENTS.get(event, event) if fmt == "gemini" else event
     return (
         '{"hookSpecificOutput":{"hookEventName":'
-        + json_string(event)
+        + json_string(name)
         + ',"additionalContext":'
         + json_string(text)
         + "}}"
@@ -296,8 +307,9 @@ def hook_json(event: str, text: str) -> str:
 
 
 def stop_json(text: str) -> str:
-    """`{"decision":"block","reason":…}`: the Stop output both harnesses read as "go on with this".
-    Codex rejects `hookSpecificOutput` on Stop, so the text rides in `reason`."""
+    """`{"decision":"block","reason":…}`: the Stop output Claude Code, Codex and Gemini CLI (on
+    AfterAgent) read as "go on with this". Codex rejects `hookSpecificOutput` on Stop, so the text
+    rides in `reason`."""
     return '{"decision":"block","reason":' + json_string(text) + "}"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hail.errors import StateError
-from hail.install import managed
+from hail.install import gemini_settings, managed, opencode_plugin
 from hail.install.codex_hooks_json import HooksElsewhere
 from hail.install.codex_rules import rule_paths_in
 from hail.install.codex_toml import codex_toml_holds_hail, codex_untrusted
@@ -57,11 +57,21 @@ def _file_lines(cfg: ConfigFile, env: Mapping[str, str]) -> list[CheckLine]:
         return [("FIX", _outdated(cfg))]
     if cfg.kind is ConfigKind.CODEX_RULE:
         return [("ok", f"Codex may run hail outside its sandbox (rule {cfg.path})")]
+    if cfg.kind is ConfigKind.OPENCODE_PLUGIN:
+        return [("ok", f"opencode plugin current ({cfg.path})")]
     lines: list[CheckLine] = [("ok", f"{cfg.name} hooks current ({cfg.path})")]
     if cfg.harness == "codex":
         untrusted = codex_untrusted(text, cfg.trust_path, program)
         if untrusted:
             lines.append(("note", _untrusted_note(untrusted, cfg.path)))
+    if cfg.kind is ConfigKind.GEMINI_SETTINGS and gemini_settings.hooks_disabled(text):
+        lines.append(
+            (
+                "FIX",
+                f"{cfg.path} turns every hook off (hooksConfig.enabled is false): hail's hooks do"
+                " not run; remove that setting",
+            )
+        )
     return lines
 
 
@@ -115,6 +125,8 @@ def installed_hook_programs(env: Mapping[str, str]) -> list[tuple[ConfigFile, st
 
 def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
     """Doctor's lines for a file Home Manager owns: checked, never pointed at hail setup."""
+    if cfg.kind is ConfigKind.OPENCODE_PLUGIN:
+        return _managed_plugin_lines(owned)
     if cfg.kind.holds_hooks:
         return managed.doctor_lines(cfg.name, cfg.harness, cfg.path, cfg.trust_path, owned)
     try:
@@ -132,7 +144,19 @@ def _managed_lines(cfg: ConfigFile, owned: Path) -> list[CheckLine]:
     ]
 
 
+def _managed_plugin_lines(owned: Path) -> list[CheckLine]:
+    try:
+        current = opencode_plugin.program_in(read(owned)) is not None
+    except StateError as e:
+        return [("FIX", e.message)]
+    if current:
+        return [("ok", f"opencode plugin current ({owned}, from Home Manager)")]
+    return [("FIX", f"hail's opencode plugin is outdated in {owned}: {managed.USE_THE_MODULE}")]
+
+
 def _outdated(cfg: ConfigFile) -> str:
+    if cfg.kind is ConfigKind.OPENCODE_PLUGIN:
+        return f"hail's opencode plugin is missing or outdated in {cfg.path}: run hail setup"
     if cfg.kind is ConfigKind.CODEX_RULE:
         return (
             f"hail's Codex rule is missing or outdated in {cfg.path}: Codex runs hail in its"

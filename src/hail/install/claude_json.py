@@ -76,15 +76,19 @@ def _claude_hooks(root: dict[str, object]) -> dict[str, object]:
 
 
 def merge_claude(
-    text: str, wanted: Mapping[str, str] | None = None, program: str = DEFAULT_PROGRAM
+    text: str,
+    wanted: Mapping[str, str] | None = None,
+    program: str = DEFAULT_PROGRAM,
+    harness: Harness = "claude",
 ) -> str:
-    """Merge hail's hooks into the text of Claude Code's settings.json.
+    """Merge hail's hooks into the text of Claude Code's settings.json (or of another harness's
+    settings of the same shape: Gemini CLI's).
 
     Key order and unknown keys are kept. When nothing changes the input comes back unchanged (its
     own formatting included); otherwise the result is 2-space JSON, non-ASCII kept, newline-ended.
     """
-    cmds = wanted_hooks("claude", program) if wanted is None else wanted
-    return merge_json("claude", text, cmds, program, beside=wanted is None)
+    cmds = wanted_hooks(harness, program) if wanted is None else wanted
+    return merge_json(harness, text, cmds, program, beside=wanted is None)
 
 
 def merge_json(

@@ -2,7 +2,9 @@
 
 Claude Code's settings.json (in `~/.claude`, and in `$CLAUDE_CONFIG_DIR` when that is another
 directory), Codex's config.toml and hail's Codex rule in `$CODEX_HOME` (default `~/.codex`), and
-Codex's hooks.json beside config.toml, which holds hail's Codex hooks when it already has them.
+Codex's hooks.json beside config.toml, which holds hail's Codex hooks when it already has them,
+Gemini CLI's settings.json (`~/.gemini`, or under `$GEMINI_CLI_HOME`) and hail's opencode plugin in
+opencode's plugin folder.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hail.errors import StateError
+from hail.install import gemini_settings, opencode_plugin
 from hail.install.codex_hooks_json import CODEX_HOOKS_JSON
 from hail.install.codex_rules import RULES_NAME
 from hail.install.hook_table import Harness
@@ -32,11 +35,15 @@ class ConfigKind(enum.Enum):
     CODEX_HOOKS_JSON = enum.auto()
     #: hail's Codex rule: a file of hail's own, written whole.
     CODEX_RULE = enum.auto()
+    #: Gemini CLI's settings.json: hail's hooks merged in, in Claude Code's shape.
+    GEMINI_SETTINGS = enum.auto()
+    #: hail's opencode plugin: a file of hail's own, written whole.
+    OPENCODE_PLUGIN = enum.auto()
 
     @property
     def holds_hooks(self) -> bool:
-        """A config hail merges its hooks into (every kind but the rule)."""
-        return self is not ConfigKind.CODEX_RULE
+        """A config hail merges its hooks into (not one of hail's own files)."""
+        return self not in (ConfigKind.CODEX_RULE, ConfigKind.OPENCODE_PLUGIN)
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,8 @@ class ConfigFile:
 
     @property
     def what(self) -> str:
+        if self.kind is ConfigKind.OPENCODE_PLUGIN:
+            return "hail's plugin"
         return "hail hooks" if self.kind.holds_hooks else "hail's rule"
 
     @property
@@ -87,7 +96,30 @@ def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
         )
         for d in dirs
     ]
-    return files + _codex_files(env, home)
+    return files + _codex_files(env, home) + _gemini_and_opencode_files(env)
+
+
+def _gemini_and_opencode_files(env: Mapping[str, str]) -> list[ConfigFile]:
+    gemini_dir = Path(gemini_settings.settings_dir(env))
+    plugins = Path(opencode_plugin.plugin_dir(env))
+    return [
+        ConfigFile(
+            "Gemini CLI",
+            "gemini",
+            gemini_dir,
+            gemini_dir / "settings.json",
+            "",
+            ConfigKind.GEMINI_SETTINGS,
+        ),
+        ConfigFile(
+            "opencode",
+            "opencode",
+            plugins.parent,
+            plugins / opencode_plugin.FILE_NAME,
+            "",
+            ConfigKind.OPENCODE_PLUGIN,
+        ),
+    ]
 
 
 def _codex_files(env: Mapping[str, str], home: str) -> list[ConfigFile]:

@@ -21,6 +21,7 @@ from hail import policy
 from hail.install.program import find_program, hook_word, login_path
 from hail.text import clip_value
 from hail.transport import agent_process
+from hail.transport.panes import DEFAULT_AGENTS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -126,7 +127,7 @@ def silent_agent_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
     now = ctx.now()
     lines: list[Line] = []
     for pane in panes.panes:
-        if pane.agent not in ("claude", "codex") or pane.seat is None:
+        if pane.agent not in DEFAULT_AGENTS or pane.seat is None:
             continue
         started = _started(pane)
         if started is None or now - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
@@ -149,7 +150,8 @@ def silent_agent_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
                 )
             )
         else:
-            # Claude Code runs SessionStart as it starts: no hook since means none runs.
+            # Claude Code and Gemini CLI run SessionStart as they start, opencode its plugin: no
+            # hook since means none runs.
             lines.append(("FIX", text + ": its hooks do not run; the hook lines above say why"))
     return lines
 

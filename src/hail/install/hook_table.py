@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal, cast
 
-Harness = Literal["claude", "codex"]
+Harness = Literal["claude", "codex", "gemini", "opencode"]
 
 #: In the package's `data/`, where the Nix module reads it from the source tree.
 TABLE_PATH = os.path.join(

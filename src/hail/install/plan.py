@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hail.errors import StateError
-from hail.install import managed
+from hail.install import gemini_settings, managed, opencode_plugin
 from hail.install.claude_json import merge_claude
 from hail.install.codex_hooks_json import (
     CODEX_HOOKS_JSON,
@@ -50,9 +50,13 @@ def merged(
     if cfg.kind is ConfigKind.CODEX_RULE:
         # hail's own file: its whole text is hail's, letting out the hail the hooks run.
         return codex_rules(rule_paths(program, env))
+    if cfg.kind is ConfigKind.OPENCODE_PLUGIN:
+        return opencode_plugin.render(program)  # hail's own file too
     try:
         if cfg.kind is ConfigKind.CLAUDE_SETTINGS:
             return merge_claude(text, program=program)
+        if cfg.kind is ConfigKind.GEMINI_SETTINGS:
+            return gemini_settings.merge_gemini(text, program)
         if cfg.kind is ConfigKind.CODEX_HOOKS_JSON:
             return merge_codex_json(text, program)
         return merge_codex(text, cfg.trust_path, trust_codex, program, elsewhere)
@@ -85,6 +89,12 @@ def program_in(cfg: ConfigFile, env: Mapping[str, str]) -> str:
     Codex's rule, the hail Codex's hooks run, else the one setup would name now."""
     if cfg.kind.holds_hooks:
         return managed.hail_program(cfg.harness, cfg.path) or DEFAULT_PROGRAM
+    if cfg.kind is ConfigKind.OPENCODE_PLUGIN:
+        try:
+            text = read(cfg.path)
+        except StateError:
+            text = ""
+        return opencode_plugin.program_in(text) or hook_program(env, sys.argv[0])
     config = cfg.directory / "config.toml"
     for path in (config, config.with_name(CODEX_HOOKS_JSON)):
         program = managed.hail_program("codex", path)

@@ -33,12 +33,32 @@ def _stat_fields(pid: int) -> list[str] | None:
     return text.rsplit(")", 1)[1].split()
 
 
+#: JavaScript runtimes: an agent run by one has the runtime's process name, and is told by its
+#: script [docs/seats.md "Agent panes"].
+RUNTIMES = frozenset({"node", "nodejs", "bun"})
+#: An agent's script (the last part of its path) → the agent: Gemini CLI is `node …/bin/gemini`.
+SCRIPT_AGENTS = {"gemini": "gemini", "gemini.js": "gemini"}
+
+
+def script_agent(pid: int) -> str | None:
+    """The agent a JavaScript runtime process runs, from its command line (Linux), or None."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = f.read().split(b"\0")
+    except OSError:
+        return None
+    # The first argument that is not an option of the runtime is the script.
+    script = next((a for a in argv[1:] if a and not a.startswith(b"-")), b"")
+    return SCRIPT_AGENTS.get(os.fsdecode(script).rsplit("/", 1)[-1])
+
+
 def _name(pid: int) -> str:
     try:
         with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as f:
-            return f.read().strip()
+            name = f.read().strip()
     except OSError:
         return ""
+    return (script_agent(pid) or name) if name in RUNTIMES else name
 
 
 def agent_pid(pane_pid: int, agent: str) -> int | None:

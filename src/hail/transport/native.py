@@ -17,6 +17,7 @@ import time
 
 from hail import policy
 from hail.store import presence
+from hail.transport.wake import NATIVE_WAKE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,6 +109,21 @@ def wake_waiter(ctx: Ctx, waiter: Waiter, mailbox: str) -> None:
 
         with contextlib.suppress(OSError):  # it just ended: the next waiter sees the mark
             os.kill(waiter.pid, signal.SIGUSR1)
+
+
+def route_of(ctx: Ctx, pane: Pane, mailbox: str) -> str:
+    """How a send to `mailbox` would wake this agent now [docs/transport.md "Routes"]: `wake` (its
+    Claude Code waiter listens), `queue` (its Codex thread is known), `hooks` (a turn runs: its
+    PostToolUse and Stop hooks carry the mail), `plugin` (opencode wakes itself), else `type` (into
+    an idle, empty composer)."""
+    if pane.agent in NATIVE_WAKE:
+        return "plugin"
+    found = find(ctx, pane, mailbox)
+    if found is None:
+        return "type"
+    if not between_turns(ctx, found, mailbox):
+        return "hooks"
+    return "wake" if found.waiter is not None else "queue"
 
 
 def route_line(native: Native, mailbox: str) -> str:

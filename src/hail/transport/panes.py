@@ -16,9 +16,10 @@ from pathlib import Path
 from hail import policy
 from hail.errors import HailError
 from hail.seat import find_seat
+from hail.transport import agent_process
 from hail.transport.tmux import PaneRow, Tmux
 
-DEFAULT_AGENTS = ("claude", "codex")
+DEFAULT_AGENTS = ("claude", "codex", "gemini", "opencode")
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class Panes:
 
 
 def agent_commands(env: Mapping[str, str]) -> list[str]:
-    """HAIL_AGENT_COMMANDS as a list; unset or blank means `claude,codex`."""
+    """HAIL_AGENT_COMMANDS as a list; unset or blank means the agents hail knows (DEFAULT_AGENTS)."""
     names = [n.strip() for n in env.get("HAIL_AGENT_COMMANDS", "").split(",") if n.strip()]
     return names or list(DEFAULT_AGENTS)
 
@@ -107,7 +108,10 @@ def _processes(env: Mapping[str, str]) -> _Procs:
             pid, ppid, pgid, tpgid = (int(p) for p in parts[:4])
         except ValueError:
             continue
-        procs.names[pid] = process_name(parts[4])
+        name = process_name(parts[4])
+        if name in agent_process.RUNTIMES:
+            name = agent_process.script_agent(pid) or name  # Gemini CLI runs as `node`
+        procs.names[pid] = name
         procs.parents[pid] = ppid
         procs.groups[pid] = pgid
         procs.terminal_group[pid] = tpgid

@@ -54,6 +54,11 @@ DIALOG_LITERALS: tuple[str, ...] = (
     "Yes, proceed",
     "Yes, just this once",
     "No, and tell Codex what to do",
+    # Gemini CLI 0.61 (its tool confirmation replaces the composer)
+    "Allow execution of",
+    "Allow for this session",
+    "No, suggest changes",
+    "Do you trust the files in this folder?",
     # any
     "(y/n)",
     "Allow once",
@@ -74,6 +79,27 @@ QUEUE_HINTS = (
 
 #: Placeholders: dim text in an empty composer. Only a capture without attributes needs these.
 PLACEHOLDERS = ("Ask Codex to do anything", "Press up to edit queued messages")
+
+#: Gemini CLI 0.61: its composer is the first ` > ` line below the last `─` rule (history prompts,
+#: also ` > `, sit above it); its placeholder is drawn grey, not dim, so it is always removed.
+GEMINI_PROMPT = " > "
+GEMINI_PLACEHOLDER = "Type your message or @path/to/file"
+#: Below the composer: the footer naming the workspace.
+GEMINI_FOOTER = "workspace (/directory)"
+#: Above the rule while a turn runs: a Braille spinner glyph opens the line; its `(esc to cancel,
+#: Ns)` may be cut off by a long hook name.
+GEMINI_BUSY = "(esc to cancel"
+GEMINI_SPINNER = ("\u2800", "\u28ff")
+GEMINI_QUEUED = "Queued (press ↑ to edit)"
+
+#: opencode 1.18: its composer is a box of `┃` lines closed by a `╹▀…` line; the box's last line
+#: names the agent and model, its first may hold the placeholder; the footer below says `esc
+#: interrupt` while a turn runs. hail never types into opencode (its plugin wakes it): this only
+#: tells `hail seats` and the look before a send what the pane shows.
+OPENCODE_BAR = "┃"
+OPENCODE_END = "╹▀"
+OPENCODE_PLACEHOLDER = "Ask anything"
+OPENCODE_BUSY = "esc interrupt"
 
 CLAUDE_PROMPT = "❯\u00a0"
 CLAUDE_EMPTY = "❯"
@@ -283,10 +309,79 @@ def _codex_chrome(line: Line) -> bool:
     return any(m in line.text for m in CODEX_STATUS_MARKS + CODEX_FOOTERS)
 
 
+def _gemini(lines: list[Line]) -> Verdict | None:
+    """Gemini CLI's composer: the first ` > ` line below the last `─` rule, up to its footer; its
+    working line sits just above the rule."""
+    rule = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].text.startswith(RULE)), None)
+    if rule is None:
+        return None
+    at = next(
+        (
+            i
+            for i in range(rule + 1, min(len(lines), rule + 4))
+            if lines[i].text.startswith(GEMINI_PROMPT) or lines[i].text.rstrip() == ">"
+        ),
+        None,
+    )
+    if at is None:
+        return None
+    box: list[Line] = []
+    for line in lines[at:]:
+        if GEMINI_FOOTER in line.text or (box and not line.text.strip()):
+            break
+        box.append(line)
+    cut = len(GEMINI_PROMPT)
+    box[0] = Line(box[0].text[cut:], box[0].solid[cut:], box[0].styled)
+    composer = "\n".join(line.text for line in box).replace(GEMINI_PLACEHOLDER, "").strip()
+    typed = "\n".join(line.solid for line in box).replace(GEMINI_PLACEHOLDER, "").strip()
+    above = [line for line in lines[:rule] if line.text.strip()][-CODEX_ABOVE:]
+    above = [line for line in above if not _is_hail_line(line)]
+    if typed:
+        return Verdict(DRAFT, "gemini", composer)
+    if _first_literal(above, (GEMINI_QUEUED,)):
+        return Verdict(QUEUED, "gemini", composer)
+    spinning = any(
+        GEMINI_SPINNER[0] <= line.text.lstrip()[:1] <= GEMINI_SPINNER[1] for line in above[-3:]
+    )
+    if spinning or _first_literal(above[-3:], (GEMINI_BUSY,)):
+        return Verdict(BUSY, "gemini", composer)
+    return Verdict(IDLE, "gemini", composer)
+
+
+def _opencode(lines: list[Line]) -> Verdict | None:
+    """opencode's composer: the `┃` box above the last `╹▀` line, less its agent line."""
+    end = next(
+        (
+            i
+            for i in range(len(lines) - 1, -1, -1)
+            if lines[i].text.lstrip().startswith(OPENCODE_END)
+        ),
+        None,
+    )
+    if end is None:
+        return None
+    top = end
+    while top > 0 and lines[top - 1].text.lstrip().startswith(OPENCODE_BAR):
+        top -= 1
+    if top == end:
+        return None
+    # The sidebar (session title, context, directory) shares the box's rows: only what lies above
+    # the closing line is the composer's.
+    width = len(lines[end].text.rstrip())
+    box = [line.text[:width].lstrip()[1:].strip() for line in lines[top : end - 1]]
+    composer = "\n".join(t for t in box if not t.startswith(OPENCODE_PLACEHOLDER)).strip()
+    footer = [line for line in lines[end + 1 :] if line.text.strip()]
+    if composer:
+        return Verdict(DRAFT, "opencode", composer)
+    if _first_literal(footer, (OPENCODE_BUSY,)):
+        return Verdict(BUSY, "opencode", composer)
+    return Verdict(IDLE, "opencode", composer)
+
+
 def classify(raw: list[str]) -> Verdict:
     """The screen's class: idle, busy, queued, draft, dialog or none (no composer hail knows)."""
     lines = [parse_line(line) for line in raw]
-    found = _claude(lines) or _codex(lines)
+    found = _claude(lines) or _codex(lines) or _gemini(lines) or _opencode(lines)
     if found is not None:
         return found
     tail = [line for line in lines if line.text.strip() and not _is_hail_line(line)]

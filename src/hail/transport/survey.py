@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hail.transport import agent_process, screen
+from hail.transport import agent_process, native, screen
 from hail.transport.panes import DEFAULT_AGENTS, Pane, Panes, survey
 from hail.transport.tmux import Tmux, TmuxError
 
@@ -18,6 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from hail.context import Ctx
     from hail.transport.tmux import PaneRow
 
 #: What watch shows for a screen class, where it differs (as `hail seats` does).
@@ -34,6 +35,8 @@ class PaneState:
     state: str  # idle busy draft dialog other, `?` for a screen hail does not know, "" for no agent
     foreground: bool
     started: float | None
+    #: How a send would wake it now (`native.route_of`): wake, queue, hooks, plugin or type.
+    route: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +51,9 @@ class TmuxState:
 class Surveyor:
     """Looks at the panes again and again, redoing only what changed since the last look."""
 
-    def __init__(self, env: Mapping[str, str], home: str | None) -> None:
+    def __init__(self, env: Mapping[str, str], home: str | None, ctx: Ctx | None = None) -> None:
         self.env = env
+        self.ctx = ctx
         self.home = home
         self._rows: list[PaneRow] | None = None
         self._panes: Panes | None = None
@@ -74,8 +78,15 @@ class Surveyor:
             if p.agent is not None:
                 verdict = screens.get(p.id)
                 state = "?" if verdict is None else SHOWN_STATE.get(verdict.state, verdict.state)
-            out.append(PaneState(p.id, p.seat, p.agent, state, p.foreground, self._start(p)))
+            route = self._route(p)
+            out.append(PaneState(p.id, p.seat, p.agent, state, p.foreground, self._start(p), route))
         return TmuxState(tmux.source, tuple(out))
+
+    def _route(self, pane: Pane) -> str:
+        """The agent's route from hail's own records (no screen), when watch has a context."""
+        if self.ctx is None or pane.agent is None or pane.seat is None:
+            return ""
+        return native.route_of(self.ctx, pane, pane.seat)
 
     def _start(self, pane: Pane) -> float | None:
         """When the pane's agent process started (read once per pane process)."""

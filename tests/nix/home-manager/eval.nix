@@ -80,7 +80,7 @@ let
     else
       throw "cannot read ${source}";
 
-  # The agents' configuration files and rules: the ones a test parses.
+  # The agents' configuration files, rules and opencode's plugin: the ones a test reads.
   isConfig =
     target:
     builtins.any (suffix: lib.hasSuffix suffix target) [
@@ -92,7 +92,8 @@ let
       ".claude/"
       ".codex/"
       ".config/codex/"
-    ];
+    ]
+    || lib.hasPrefix ".config/opencode/plugins/" (lib.removePrefix "/" target);
 
   fileView =
     file:
@@ -108,7 +109,7 @@ let
       {
         inherit content;
       }
-      // lib.optionalAttrs (!lib.hasSuffix ".rules" file.target) {
+      // lib.optionalAttrs (!lib.hasSuffix ".rules" file.target && !lib.hasSuffix ".js" file.target) {
         # JSON whatever the format (pkgs.nix).
         value = builtins.fromJSON content;
       }

@@ -105,6 +105,11 @@ in
     pname = "codex";
     version = "0.171.0";
   };
+  opencode = fake "opencode-1.18.33" {
+    pname = "opencode";
+    version = "1.18.33";
+    meta.mainProgram = "opencode";
+  };
   glibcLocales = fake "glibc-locales-2.40" { version = "2.40"; };
 }
 # Packages Home Manager installs by default.

@@ -1,0 +1,149 @@
+// hail's opencode plugin, written by `hail setup` (which rewrites it whole: edit nothing here).
+// Every hook runs the hail command of HOOKS and hands what it printed to opencode; the mail itself
+// is hail's alone. A hook never fails the session: whatever goes wrong, opencode goes on.
+import { spawn } from "node:child_process"
+import { watch } from "node:fs"
+import { join } from "node:path"
+
+const HAIL = "@HAIL_PROGRAM@"
+const HOOKS = @HAIL_HOOKS@
+// How long one hail command may take before its output is given up.
+const RUN_LIMIT_MS = 10000
+// Mail filed in a burst wakes the session once.
+const SETTLE_MS = 150
+
+function run(args, payload, cwd) {
+  return new Promise((resolve) => {
+    let out = ""
+    let child
+    try {
+      child = spawn(HAIL, args, { cwd, stdio: ["pipe", "pipe", "ignore"] })
+    } catch {
+      resolve("")
+      return
+    }
+    const timer = setTimeout(() => child.kill("SIGKILL"), RUN_LIMIT_MS)
+    child.on("error", () => {
+      clearTimeout(timer)
+      resolve("")
+    })
+    child.stdout.on("data", (chunk) => {
+      out += chunk
+    })
+    child.on("close", (code) => {
+      clearTimeout(timer)
+      resolve(code === 0 ? out.trim() : "")
+    })
+    child.stdin.on("error", () => {})
+    child.stdin.end(payload === undefined ? "" : JSON.stringify(payload))
+  })
+}
+
+export const Hail = async ({ client, directory }) => {
+  const children = new Set() // sub-agent sessions: their context is thrown away
+  const busy = new Set()
+  const briefed = new Set()
+  let current = "" // the session the person works in, which a wake prompts
+  let brief = run(HOOKS["session.start"], undefined, directory)
+
+  const isChild = async (id) => {
+    if (children.has(id)) return true
+    try {
+      const got = await client.session.get({ path: { id } })
+      if (got?.data?.parentID) children.add(id)
+    } catch {}
+    return children.has(id)
+  }
+
+  const prompt = async (id, text) => {
+    busy.add(id)
+    try {
+      await client.session.promptAsync({ path: { id }, body: { parts: [{ type: "text", text }] } })
+    } catch {
+      busy.delete(id)
+    }
+  }
+
+  // A wake: a send that means to wake this seat renames its mark into the mailbox; while the
+  // session is idle, that starts a turn with the mail.
+  let timer
+  const wake = (_kind, name) => {
+    // Bun names a rename by its old name: the mark's temporary `.wake.<pid>.tmp`.
+    const file = name ? String(name) : "wake"
+    if (file !== "wake" && !file.startsWith(".wake.")) return
+    clearTimeout(timer)
+    timer = setTimeout(async () => {
+      if (!current || busy.has(current)) return // a busy session gets it from its hooks
+      const text = await run(HOOKS["chat.message"], { session_id: current, prompt: "" }, directory)
+      if (text) await prompt(current, text)
+    }, SETTLE_MS)
+  }
+  run(["whoami"], undefined, directory).then((who) => {
+    const field = (name) => (who.match(new RegExp(`^${name}: (\\S+)`, "m")) || [])[1]
+    const state = field("state")
+    const mailbox = field("mailbox") || field("seat")
+    if (!state || !mailbox) return
+    try {
+      watch(join(state, "seats", mailbox), wake)
+    } catch {}
+  })
+
+  return {
+    event: async ({ event }) => {
+      const props = event.properties || {}
+      const info = props.info || {}
+      if ((event.type === "session.created" || event.type === "session.updated") && info.parentID) {
+        children.add(info.id)
+        return
+      }
+      if (event.type === "session.status" && props.sessionID) {
+        if (props.status?.type === "idle") busy.delete(props.sessionID)
+        else busy.add(props.sessionID)
+        return
+      }
+      if (event.type !== "session.idle" || !props.sessionID) return
+      const id = props.sessionID
+      busy.delete(id)
+      if (await isChild(id)) return
+      current = id
+      const text = await run(HOOKS["session.idle"], { session_id: id }, directory)
+      if (text) await prompt(id, text)
+    },
+    "chat.message": async (input, output) => {
+      const id = input.sessionID
+      if (!id || (await isChild(id))) return
+      current = id
+      busy.add(id)
+      const parts = output.parts || []
+      const said = parts.filter((p) => p.type === "text").map((p) => p.text)
+      const texts = []
+      if (!briefed.has(id)) {
+        briefed.add(id)
+        const standing = await brief
+        brief = run(HOOKS["session.start"], undefined, directory) // for the next new session
+        if (standing) texts.push(standing)
+      }
+      const payload = { session_id: id, prompt: said.join("\n"), hook_event_name: "chat.message" }
+      const mail = await run(HOOKS["chat.message"], payload, directory)
+      if (mail) texts.push(mail)
+      const last = parts.map((p) => p.id || "").sort().pop() || "prt_"
+      texts.forEach((text, n) => {
+        parts.push({
+          id: `${last}hail${n}`,
+          sessionID: id,
+          messageID: output.message?.id,
+          type: "text",
+          text,
+          synthetic: true,
+        })
+      })
+    },
+    "tool.execute.after": async (input, output) => {
+      const id = input.sessionID
+      const payload = { session_id: id, tool_name: input.tool, hook_event_name: "tool.execute.after" }
+      if (!id || (await isChild(id))) payload.agent_id = id || "?"
+      const mail = await run(HOOKS["tool.execute.after"], payload, directory)
+      if (mail && typeof output.output === "string") output.output += "\n\n" + mail
+    },
+  }
+}

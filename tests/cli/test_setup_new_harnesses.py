@@ -1,0 +1,133 @@
+"""`hail setup` and `hail doctor` for Gemini CLI's settings.json and opencode's plugin: each handled
+when its directory exists, the user's own hooks, settings and plugins kept [docs/hooks.md "Gemini
+CLI", docs/hooks.md "opencode"]."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hail.install import opencode_plugin
+from hail.install.checks import doctor_hook_lines
+from hail.install.hook_table import hook_groups
+from tests.support.entry import run_hail
+from tests.support.world import SCRUBBED
+
+USER: dict[str, Any] = {
+    "model": {"name": "gemini-2.5-pro"},
+    "hooks": {
+        "AfterTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "fmt"}]}],
+        "BeforeAgent": [{"hooks": [{"type": "command", "command": "my-hook", "timeout": 5000}]}],
+    },
+}
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    environ = {k: v for k, v in os.environ.items() if k not in SCRUBBED}
+    environ.update(
+        HOME=str(home),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{environ.get('PATH', '')}",
+    )
+    environ.pop("XDG_CONFIG_HOME", None)
+    return environ
+
+
+def setup(env: dict[str, str], *args: str) -> tuple[int, str]:
+    proc = run_hail("setup", *args, "--program", "hail", cwd=Path(env["HOME"]), env=env)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_gemini_settings_get_hails_hooks_after_the_users(env: dict[str, str]) -> None:
+    settings = Path(env["HOME"]) / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(USER, indent=2) + "\n")
+
+    rc, out = setup(env, "--yes")
+
+    assert rc == 0, out
+    assert f"done  Gemini CLI: updated {settings}" in out
+    doc = json.loads(settings.read_text())
+    assert doc["model"] == USER["model"]
+    hooks = doc["hooks"]
+    for event, groups in hook_groups("gemini").items():
+        user = USER["hooks"].get(event, [])
+        assert hooks[event] == [*user, *groups], event
+    assert hooks["AfterTool"][1]["matcher"] == "*"
+    assert hooks["SessionStart"][0]["hooks"][0]["command"] == "hail brief --hook --format gemini"
+    rc, out = setup(env, "--check")
+    assert rc == 0 and f"ok    Gemini CLI: hail hooks current in {settings}" in out, out
+    assert ("ok", f"Gemini CLI hooks current ({settings})") in doctor_hook_lines(env)
+
+
+def test_gemini_home_is_where_gemini_cli_home_says(env: dict[str, str], tmp_path: Path) -> None:
+    other = tmp_path / "gem"
+    (other / ".gemini").mkdir(parents=True)
+    env["GEMINI_CLI_HOME"] = str(other)
+    rc, out = setup(env, "--yes")
+    assert rc == 0, out
+    assert "BeforeAgent" in json.loads((other / ".gemini" / "settings.json").read_text())["hooks"]
+
+
+def test_doctor_says_when_gemini_settings_turn_hooks_off(env: dict[str, str]) -> None:
+    settings = Path(env["HOME"]) / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooksConfig": {"enabled": False}}) + "\n")
+    assert setup(env, "--yes")[0] == 0
+    lines = doctor_hook_lines(env)
+    assert ("ok", f"Gemini CLI hooks current ({settings})") in lines
+    assert (
+        "FIX",
+        f"{settings} turns every hook off (hooksConfig.enabled is false): hail's hooks do not run;"
+        " remove that setting",
+    ) in lines
+
+
+def test_a_gemini_settings_file_that_is_not_an_object_stops_setup(env: dict[str, str]) -> None:
+    settings = Path(env["HOME"]) / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("[1]\n")
+    rc, out = setup(env, "--yes")
+    assert rc == 1
+    assert f"{settings} is not a JSON object (the top level is an array)" in out
+    assert settings.read_text() == "[1]\n"
+
+
+def test_opencode_gets_hails_plugin_beside_the_users(env: dict[str, str]) -> None:
+    plugins = Path(env["HOME"]) / ".config" / "opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    (plugins / "mine.js").write_text("export const Mine = async () => ({})\n")
+
+    rc, out = setup(env, "--yes")
+
+    assert rc == 0, out
+    plugin = plugins / "hail.js"
+    assert f"done  opencode: updated {plugin}" in out
+    assert plugin.read_text() == opencode_plugin.render("hail")
+    assert opencode_plugin.program_in(plugin.read_text()) == "hail"
+    assert (plugins / "mine.js").read_text() == "export const Mine = async () => ({})\n"
+    rc, out = setup(env, "--check")
+    assert rc == 0 and f"ok    opencode: hail's plugin current in {plugin}" in out, out
+    assert ("ok", f"opencode plugin current ({plugin})") in doctor_hook_lines(env)
+
+
+def test_an_edited_opencode_plugin_is_drift(env: dict[str, str]) -> None:
+    plugins = Path(env["HOME"]) / ".config" / "opencode" / "plugins"
+    plugins.mkdir(parents=True)
+    assert setup(env, "--yes")[0] == 0
+    plugin = plugins / "hail.js"
+    plugin.write_text(plugin.read_text().replace("10000", "1"))
+    rc, out = setup(env, "--check")
+    assert rc == 1 and "drift opencode: run hail setup" in out, out
+    assert (
+        "FIX",
+        f"hail's opencode plugin is missing or outdated in {plugin}: run hail setup",
+    ) in doctor_hook_lines(env)
