@@ -23,13 +23,22 @@ if TYPE_CHECKING:
 class Route:
     """The recipient mailbox, its seat, and the pane to wake (or why there is none)."""
 
-    __slots__ = ("mailbox", "reason", "seat", "wake")
+    __slots__ = ("found", "mailbox", "reason", "seat", "wake")
 
-    def __init__(self, mailbox: str, seat: str, wake: Pane | None, reason: str = "") -> None:
+    def __init__(
+        self,
+        mailbox: str,
+        seat: str,
+        wake: Pane | None,
+        reason: str = "",
+        found: Seat | None = None,
+    ) -> None:
         self.mailbox = mailbox
         self.seat = seat
         self.wake = wake
         self.reason = reason
+        #: The seat a pane target was found in, for the send to bind (`route` binds nothing).
+        self.found = found
 
     def __repr__(self) -> str:
         return f"Route({self.mailbox!r}, {self.seat!r}, {self.wake!r}, {self.reason!r})"
@@ -157,11 +166,11 @@ def _subseat_route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route
     return Route(addr.mailbox, addr.seat, _subseat_pane(arg, addr, panes))
 
 
-def _pane_route(ctx: Ctx, arg: str, target: str, panes: Panes | None) -> Route:
+def _pane_route(ctx: Ctx, arg: str, target: str, tmux: Tmux | None, panes: Panes | None) -> Route:
     """A tmux pane target: the pane's seat, its sub-seat when shared, else its single agent."""
-    if panes is None:
+    if panes is None or tmux is None:
         raise _no_tmux(arg)
-    pane_id = _resolve(Tmux.from_env(ctx.env), arg, target)
+    pane_id = _resolve(tmux, arg, target)
     pane = panes.get(pane_id)
     path = pane.path if pane is not None else ""
     seat = find_seat(path, ctx.home) if path else None
@@ -169,32 +178,31 @@ def _pane_route(ctx: Ctx, arg: str, target: str, panes: Panes | None) -> Route:
         raise SeatError(
             f"pane {pane_id} is not in a seat: {path or '?'} is not in a jj workspace or git repo"
         )
-    ctx.store.ensure()
-    ctx.store.bind(seat)
     agents = panes.agents_in(seat.name)
     if len(agents) > 1:
         if pane is not None and pane in agents and may_hold_subseat(pane):
-            return Route(f"{seat.name}@{pane.id}", seat.name, pane)
+            return Route(f"{seat.name}@{pane.id}", seat.name, pane, found=seat)
         raise shared_refusal(seat.name, agents)
     if not agents:
-        return Route(seat.name, seat.name, None, f"no agent runs in seat {seat.name}")
-    return Route(seat.name, seat.name, agents[0])
+        return Route(seat.name, seat.name, None, f"no agent runs in seat {seat.name}", seat)
+    return Route(seat.name, seat.name, agents[0], found=seat)
 
 
-def route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
-    """Resolve a parsed target to a mailbox and a wake pane; exit 1 or 3 on errors [docs/seats.md
-    "Routing a target"]."""
+def route(ctx: Ctx, arg: str, addr: Addr, tmux: Tmux | None, panes: Panes | None) -> Route:
+    """Resolve a parsed target to a mailbox and a wake pane, with the one `Tmux` the send reached;
+    exit 1 or 3 on errors [docs/seats.md "Routing a target"]. Nothing is written: a pane target's
+    seat is on the route (`found`) for the send to bind."""
     if addr.sub:
         return _subseat_route(ctx, arg, addr, panes)
     if addr.pane:  # seat/%N
-        found = _pane_route(ctx, arg, addr.pane, panes)
+        found = _pane_route(ctx, arg, addr.pane, tmux, panes)
         if found.seat != addr.seat:
             raise _wrong_seat(arg, addr.pane, found.seat, addr.seat)
         return found
     if addr.pane_target:
         if is_plain_name(arg) and _is_known(ctx, panes, arg):
             return _seat_route(arg, panes)
-        return _pane_route(ctx, arg, addr.pane_target, panes)
+        return _pane_route(ctx, arg, addr.pane_target, tmux, panes)
     if _is_known(ctx, panes, addr.seat):
         return _seat_route(addr.seat, panes)
     raise StateError(f"unknown seat '{arg}'{_suggest(ctx, panes, arg)} (hail seats lists them)")

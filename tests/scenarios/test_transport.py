@@ -306,3 +306,16 @@ def test_type_refuses_a_second_line_and_types_one_line_after_a_read(scene: Scene
     assert typed.rc == 0, typed.err
     assert scene.count(scene.recv, "plain words; end;") == 1
     assert not (scene.state / "read" / scene.recv.replace("%", "_")).exists()
+
+
+def test_routing_a_pane_target_binds_nothing_until_the_send_files(scene: Scene) -> None:
+    """The resolver only reads: a `seat/%N` target refused for naming the wrong seat leaves the
+    pane's seat unbound; the send that files to that pane binds it."""
+    root = scene.state / "seats" / "worker" / "root"
+    assert not root.exists()
+    wrong = scene.as_pane(scene.sender, f"boss/{scene.recv}", "fyi", "not for you", "--no-wake")
+    assert wrong.rc == 3 and f"pane {scene.recv} is in seat worker, not boss" in wrong.err
+    assert not root.exists()
+    sent = scene.as_pane(scene.sender, scene.recv, "fyi", "for you", "--no-wake")
+    assert sent.rc == 5, sent.err
+    assert root.read_text().strip() == str(scene.pane_path(scene.recv))

@@ -413,7 +413,9 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     split = routing.identity_split(ctx, who, panes)
     if split:
         warn(split)
-    to = routing.route(ctx, args.target, addr, panes)
+    to = routing.route(ctx, args.target, addr, tmux, panes)
+    if to.found is not None:  # a pane target's seat becomes known, as a directory's does
+        ctx.bind(to.found)
     if kind == "release" and args.re:
         check_release(ctx, args.re)
     thread = conversation.thread_of(ctx.store, args.re, who.reply, to.mailbox)
