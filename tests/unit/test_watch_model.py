@@ -323,6 +323,19 @@ def test_an_agent_that_ran_no_hook_since_it_started_is_trouble() -> None:
     assert young.trouble == ()
 
 
+def test_a_claude_whose_hooks_run_but_whose_waiter_does_not_listen_is_trouble() -> None:
+    started = NOW - 60
+    hooked = view([box("boss", hooked=started + 1), box("worker", hooked=started + 1)])
+    no_waiter = replace(pane("%1", "boss", started=started), route="type")
+    woken = replace(pane("%2", "worker", started=started), route="wake")
+    snap = watch.build(hooked, tmux(no_waiter, woken), NOW)
+    assert kinds(snap) == [("waiter", "boss")]
+    (t,) = snap.trouble
+    assert t.text == "claude in %1 (seat boss) has no live waiter: a send can only type into it"
+    assert t.fix == "hail setup (it installs the waiter), then restart the agent in %1"
+    assert snap.seats[0].route == "typed" and snap.seats[1].route == "woken"
+
+
 def test_a_mailbox_another_user_may_write_is_trouble_with_the_chown() -> None:
     snap = watch.build(
         view([box("worker", distrust="/s/seats/worker is writable by others (mode 777)")]),

@@ -290,6 +290,7 @@ def _trouble(
             )
         )
     out += _silent_agents(state, panes, now)
+    out += _missing_waiters(state, panes, now)
     return tuple(out)
 
 
@@ -351,6 +352,23 @@ def _silent_agents(state: StateView, panes: tuple[PaneState, ...], now: float) -
         else:
             fix = f"hail setup, then restart the agent in {p.id} (hail doctor says why hooks do not run)"
         out.append(Trouble("hooks", p.seat, text, fix))
+    return out
+
+
+def _missing_waiters(state: StateView, panes: tuple[PaneState, ...], now: float) -> list[Trouble]:
+    """Claude Code agents whose hooks run but whose waiter does not listen (as `hail doctor`
+    notes): a send can only type into them, and not at all while a person drafts."""
+    hooked = {b.name: b.hooked for b in state.mailboxes}
+    out = []
+    for p in panes:
+        if p.agent != "claude" or p.seat is None or p.started is None or p.route != "type":
+            continue
+        last = hooked.get(p.seat)
+        if now - p.started < policy.DOCTOR_AGENT_GRACE_SECONDS or last is None or last < p.started:
+            continue  # too young to judge, or no hook at all (`_silent_agents` says so)
+        text = f"claude in {p.id} (seat {p.seat}) has no live waiter: a send can only type into it"
+        fix = f"hail setup (it installs the waiter), then restart the agent in {p.id}"
+        out.append(Trouble("waiter", p.seat, text, fix))
     return out
 
 
