@@ -434,10 +434,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     emit(f"id={msg_id}")
     flush()  # the id is out before typing starts; a closed pipe does not stop the send
     if quiet:
-        note(
-            f"quiet: arrives with {to.mailbox}'s next prompt or tool call "
-            "(an fyi never interrupts; an ask or announce does)"
-        )
+        note(quiet_note(to.mailbox))
         return 0
     if capped:
         return report_not_woken(ctx, to, "typed", conversation.capped_reason(thread.chain))
@@ -452,6 +449,13 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     if native is not None:
         return native_and_report(ctx, args, kind, to, msg_id, line, (tmux, native))
     return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, wake_pane, verdict))
+
+
+def quiet_note(mailbox: str) -> str:
+    return (
+        f"quiet: arrives with {mailbox}'s next prompt or tool call "
+        "(an fyi never interrupts; an ask or announce does)"
+    )
 
 
 def _draft(kind: str, args: SendArgs, stdin_text: str | None, cap: int) -> Draft:
