@@ -50,6 +50,10 @@ echo released
 """
 
 
+#: How long a test's processes may take to end on their own once its tmux server is gone.
+LEFTOVER_GRACE = 5.0
+
+
 class World:
     def __init__(
         self,
@@ -323,9 +327,12 @@ class World:
                 continue
             if marker in environ.split(b"\0"):
                 found.append(int(entry.name))
-        for pid in found:
-            if alive(pid):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-        wait_until(lambda: not any(alive(p) for p in found), 5)
-        return found
+        # What ends on its own within a few seconds of its agent is no leftover: hail's waiter
+        # looks once a second whether its Claude Code still runs (docs/hooks.md "The waiter").
+        wait_until(lambda: not any(alive(p) for p in found), LEFTOVER_GRACE)
+        left = [pid for pid in found if alive(pid)]
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        wait_until(lambda: not any(alive(p) for p in left), 5)
+        return left
