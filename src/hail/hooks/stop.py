@@ -23,6 +23,10 @@ import time
 from hail import policy
 from hail.store import fs
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.process.base import Processes
+
 DIR = "stops"
 #: The streak of Stops that got no payload in time.
 UNKNOWN = "-"
@@ -61,14 +65,10 @@ def clock() -> int:
     return int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
 
 
-def started() -> int | None:
-    """When this process was started, in `clock` ticks; None where /proc does not say."""
-    try:
-        with open("/proc/self/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-        return int(fields[19])  # field 22 of stat(5); the first two are before the ")"
-    except (OSError, IndexError, ValueError):
-        return None
+def started(procs: Processes) -> int | None:
+    """When this process was started, in `clock` ticks; None where the process backend does not
+    say (`process/base.py`)."""
+    return procs.own_start()
 
 
 class StopGuard:
