@@ -5,6 +5,7 @@ or a process that ended."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -179,3 +180,26 @@ def test_the_portable_backend_runs_ps_with_a_fixed_environment() -> None:
         for tz in ("UTC0", "America/New_York", "Asia/Kolkata")
     }
     assert len(set(out.values())) == 1 and out["UTC0"].startswith(b"ps:"), out
+
+
+def test_no_module_but_the_proc_backend_names_proc() -> None:
+    """Every process fact goes through the backends: no other module opens /proc (its docstrings
+    and comments may say the word)."""
+    src = Path(__file__).resolve().parents[2] / "src" / "hail"
+    naming: list[str] = []
+    for path in sorted(src.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {
+            id(node.value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        }
+        naming += [
+            f"{path.relative_to(src)}:{node.lineno}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and node.value.startswith("/proc")
+        ]
+    assert naming and all(n.startswith("process/procfs.py:") for n in naming), naming
