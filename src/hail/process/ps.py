@@ -1,10 +1,12 @@
 """Processes from `ps` and `lsof`, for a system with no `/proc` (macOS, the BSDs)
 [docs/transport.md "Processes"].
 
-Each question is one `ps` (or `lsof`) run, with a fixed, minimal environment: `TZ=UTC0` and
-`LC_ALL=C`, so a start reads the same whoever asks, and a PATH of system directories only. The
-start identity is `ps:` and the start second (`lstart`): with the pid it names one process, short
-of the pid being freed and taken again within one second.
+One `ps` looks at every process, and that look answers the questions asked within LOOK_SECONDS of
+it; a name, a working directory, a program or an environment is one more `ps` or `lsof`. Each runs
+with a fixed, minimal environment: `TZ=UTC0` and `LC_ALL=C`, so a start reads the same whoever
+asks, and a PATH of system directories only. The start identity is `ps:` and the start second
+(`lstart`): with the pid it names one process, short of the pid being freed and taken again within
+one second.
 
 A subprocess, so never on Linux's hook path: this backend is loaded only where `/proc` is not
 readable, or when `HAIL_PROCESS_BACKEND=portable` asks for it.
