@@ -250,3 +250,13 @@ def test_an_agent_that_wakes_itself_gets_a_wake_mark_and_nothing_typed(scene: Sc
     )
     assert wake.read_text() == sent.id
     assert sent.id not in scene.screen(pane), "nothing typed"
+
+    # A wake mark that cannot be written (a directory stands in its place: a real OSError) is no
+    # error once the message is filed: not woken, exit 5, and the message waits in the inbox.
+    wake.unlink()
+    (wake / "x").mkdir(parents=True)
+    stuck = scene.as_pane(scene.sender, "oc", "ask", "still there?")
+    assert stuck.rc == 5, stuck
+    assert f"not woken (could not leave the wake mark {wake}: " in stuck.err, stuck
+    assert "internal error" not in stuck.err
+    assert (scene.state / "seats" / "oc" / "new" / f"{stuck.id}.md").exists()
