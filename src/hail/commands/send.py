@@ -670,8 +670,10 @@ WAKE_MARK = "wake"
 
 
 def _wake_by_plugin(ctx: Ctx, to: Route, pane: Pane, msg_id: str) -> int:
-    """An agent that wakes itself (opencode): leave the mark its plugin watches for."""
-    if not hooks_live(ctx, to.mailbox):
+    """An agent that wakes itself (opencode): leave the mark its plugin watches for. A sub-seat
+    made by this very send has had no hook yet: its seat's plugin, which watches every mailbox its
+    pane reads, counts."""
+    if not (hooks_live(ctx, to.mailbox) or hooks_live(ctx, to.seat)):
         return report_not_woken(ctx, to, "typed", native_reason(pane))
     # The plugin watches for this mark, not for new mail: a quiet fyi, a capped or --no-wake send
     # files mail without it, and so wakes nobody.

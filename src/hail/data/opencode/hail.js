@@ -2,7 +2,7 @@
 // Every hook runs the hail command of HOOKS and hands what it printed to opencode; the mail itself
 // is hail's alone. A hook never fails the session: whatever goes wrong, opencode goes on.
 import { spawn } from "node:child_process"
-import { watch } from "node:fs"
+import { existsSync, watch } from "node:fs"
 import { join } from "node:path"
 
 const HAIL = "@HAIL_PROGRAM@"
@@ -78,14 +78,36 @@ export const Hail = async ({ client, directory }) => {
       if (text) await prompt(current, text)
     }, SETTLE_MS)
   }
-  run(["whoami"], undefined, directory).then((who) => {
-    const field = (name) => (who.match(new RegExp(`^${name}: (\\S+)`, "m")) || [])[1]
-    const state = field("state")
-    const mailbox = field("mailbox") || field("seat")
-    if (!state || !mailbox) return
+  // Every mailbox this pane's hooks read is watched: its sub-seat too, made by a first send to
+  // it after opencode started. hail names them in JSON (`whoami --json`), whatever the paths hold.
+  const watching = new Set()
+  const follow = (seats, name) => {
+    if (watching.has(name)) return
     try {
-      watch(join(state, "seats", mailbox), wake)
+      watch(join(seats, name), wake)
+    } catch {
+      return
+    }
+    watching.add(name)
+    // A mailbox made after the start may hold a mark that came before its watch.
+    if (existsSync(join(seats, name, "wake"))) wake("rename", "wake")
+  }
+  run(["whoami", "--json"], undefined, directory).then((out) => {
+    let who
+    try {
+      who = JSON.parse(out)
+    } catch {
+      return
+    }
+    const seats = who?.seats
+    const names = who?.mailboxes
+    if (typeof seats !== "string" || !Array.isArray(names)) return
+    try {
+      watch(seats, (_kind, name) => {
+        if (names.includes(String(name))) follow(seats, String(name))
+      })
     } catch {}
+    names.forEach((name) => follow(seats, name))
   })
 
   return {
