@@ -140,15 +140,15 @@ class Mailbox:
     # --- reading -------------------------------------------------------------------------------
 
     def unread(self) -> list[Unread]:
-        """Unread messages, oldest first: by mtime (ns), then id. Only regular files: a FIFO or
-        other special file is no message, and is never claimed (doctor names it)."""
+        """Unread messages, oldest first: by mtime (ns), then id. Only regular files: a symlink,
+        a FIFO or other special file is no message, and is never claimed (doctor names it)."""
         out: list[Unread] = []
         for name in fs.list_names(self.new):
             if not name.endswith(".md"):
                 continue
             path = os.path.join(self.new, name)
             try:
-                st = os.stat(path)
+                st = os.lstat(path)  # a link is not followed: it is no message
             except FileNotFoundError:
                 continue
             if stat.S_ISREG(st.st_mode):
