@@ -65,7 +65,7 @@ def test_visible_writes_out_every_control_but_newline_and_tab() -> None:
     body=st.text(
         st.one_of(
             st.sampled_from(sorted(CONTROLS)),
-            st.characters(exclude_categories=("Cs",)),
+            st.characters(exclude_categories=["Cs"]),
             st.just("\n"),
         ),
         max_size=400,
