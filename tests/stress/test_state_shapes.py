@@ -88,3 +88,21 @@ def test_a_fifo_in_cur_never_hangs_watch(world: World) -> None:
     assert as_json.returncode == 0, as_json.stderr
     assert msg_id in json.dumps(json.loads(as_json.stdout))
     noted(world, fifo, "a regular file", "a FIFO", "hail ignores it")
+
+
+def test_a_claim_never_touches_what_a_link_names(tmp_path: Path) -> None:
+    """A link swapped into `new/` after the listing is renamed like any name, never touched
+    through (its target keeps its time) and never read."""
+    from hail.store.maildir import Mailbox
+
+    box = Mailbox(str(tmp_path / "worker"))
+    os.makedirs(box.new)
+    os.makedirs(box.cur)
+    secret = tmp_path / "secret"
+    secret.write_text(SECRET)
+    os.utime(secret, (1_000_000, 1_000_000))
+    (Path(box.new) / "0101T000000-link.md").symlink_to(secret)
+    claimed = box.claim("0101T000000-link", "injected")
+    assert claimed is not None and Path(claimed).is_symlink()
+    assert secret.stat().st_mtime == 1_000_000, "the target is untouched"
+    assert fs.read_text(claimed) is None

@@ -95,7 +95,9 @@ class Mailbox:
         src = os.path.join(self.new, f"{msg_id}.md")
         dest = os.path.join(self.cur, f"{msg_id}.{how}.md")
         try:
-            os.utime(src)
+            os.utime(
+                src, follow_symlinks=False
+            )  # a link swapped in is renamed, never touched through
             os.rename(src, dest)
         except FileNotFoundError:
             return None
