@@ -235,8 +235,16 @@ def test_an_agent_that_wakes_itself_gets_a_wake_mark_and_nothing_typed(scene: Sc
     )
     assert not wake.exists()
 
-    # The plugin's prompt hook ran in that seat.
+    # The prompt hook of a plugin that watches nothing (an older one) ran in that seat.
     hooked = scene.run("deliver", "--format", "opencode", cwd=seat, stdin="{}")
+    assert hooked.rc == 0, hooked
+    unwatched = scene.as_pane(scene.sender, "oc", "ask", "before any watch")
+    assert unwatched.rc == 5, unwatched
+    assert "but hail's plugin there does not watch this mailbox" in unwatched.err, unwatched
+    assert not wake.exists()
+    # The prompt hook of a plugin that watches ran there.
+    payload = '{"session_id":"ses_1","watching":true}'
+    hooked = scene.run("deliver", "--format", "opencode", cwd=seat, stdin=payload)
     assert hooked.rc == 0, hooked
     quiet = scene.as_pane(scene.sender, "oc", "fyi", "a quiet note")
     assert quiet.rc == 0 and "quiet:" in quiet.err, quiet

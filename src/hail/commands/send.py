@@ -670,11 +670,12 @@ WAKE_MARK = "wake"
 
 
 def _wake_by_plugin(ctx: Ctx, to: Route, pane: Pane, msg_id: str) -> int:
-    """An agent that wakes itself (opencode): leave the mark its plugin watches for. A sub-seat
-    made by this very send has had no hook yet: its seat's plugin, which watches every mailbox its
-    pane reads, counts."""
-    if not (hooks_live(ctx, to.mailbox) or hooks_live(ctx, to.seat)):
-        return report_not_woken(ctx, to, "typed", native_reason(pane))
+    """An agent that wakes itself (opencode): leave the mark its plugin watches for, once a hook
+    of a plugin that watches ran lately. A sub-seat made by this very send has had no hook yet:
+    its seat's plugin, which watches every mailbox its pane reads, counts."""
+    if not (plugin_watches(ctx, to.mailbox) or plugin_watches(ctx, to.seat)):
+        hooked = hooks_live(ctx, to.mailbox) or hooks_live(ctx, to.seat)
+        return report_not_woken(ctx, to, "typed", native_reason(pane, hooked=hooked))
     # The plugin watches for this mark, not for new mail: a quiet fyi, a capped or --no-wake send
     # files mail without it, and so wakes nobody.
     mark = os.path.join(ctx.store.mailbox(to.mailbox).path, WAKE_MARK)
@@ -687,11 +688,22 @@ def _wake_by_plugin(ctx: Ctx, to: Route, pane: Pane, msg_id: str) -> int:
     return 0
 
 
-def native_reason(pane: Pane) -> str:
+def native_reason(pane: Pane, *, hooked: bool = False) -> str:
+    if hooked:
+        return (
+            f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin there does not"
+            " watch this mailbox (an older plugin, or its watch failed): run hail setup, then "
+            "restart it"
+        )
     return (
         f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin has not run for this"
         " seat in 7 days: run hail setup, then restart it"
     )
+
+
+def plugin_watches(ctx: Ctx, mailbox: str) -> bool:
+    """A hook of a plugin that watches this mailbox ran within HOOKED_FRESH_DAYS."""
+    return _fresh(ctx, ctx.store.mailbox(mailbox).watched_at())
 
 
 class InlineFiling:
@@ -743,5 +755,9 @@ def screen_after_turn_end(
 def hooks_live(ctx: Ctx, mailbox: str) -> bool:
     """A hook read this mailbox within HOOKED_FRESH_DAYS: a busy agent's hooks will carry the
     message."""
-    hooked = ctx.store.mailbox(mailbox).hooked_at()
-    return hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS
+    return _fresh(ctx, ctx.store.mailbox(mailbox).hooked_at())
+
+
+def _fresh(ctx: Ctx, mark: float | None) -> bool:
+    """A mark set within HOOKED_FRESH_DAYS."""
+    return mark is not None and ctx.now() - mark < policy.HOOKED_FRESH_SECONDS

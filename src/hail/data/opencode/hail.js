@@ -12,6 +12,10 @@ const RUN_LIMIT_MS = 10000
 // Mail filed in a burst wakes the session once.
 const SETTLE_MS = 150
 
+// The mailboxes whose directories this plugin watches. Every hook payload says whether it watches
+// any, so a send says "woken by its plugin" only when a plugin that watches ran lately.
+const watching = new Set()
+
 function run(args, payload, cwd) {
   return new Promise((resolve) => {
     let out = ""
@@ -35,7 +39,9 @@ function run(args, payload, cwd) {
       resolve(code === 0 ? out.trim() : "")
     })
     child.stdin.on("error", () => {})
-    child.stdin.end(payload === undefined ? "" : JSON.stringify(payload))
+    child.stdin.end(
+      payload === undefined ? "" : JSON.stringify({ ...payload, watching: watching.size > 0 }),
+    )
   })
 }
 
@@ -80,7 +86,6 @@ export const Hail = async ({ client, directory }) => {
   }
   // Every mailbox this pane's hooks read is watched: its sub-seat too, made by a first send to
   // it after opencode started. hail names them in JSON (`whoami --json`), whatever the paths hold.
-  const watching = new Set()
   const follow = (seats, name) => {
     if (watching.has(name)) return
     try {
