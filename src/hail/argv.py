@@ -226,7 +226,9 @@ TABLE: tuple[Verb, ...] = (
         opts=(Opt("--format", LISTEN_FORMATS, "claude"),),
         lean=True,
     ),
-    Verb("whoami", "Seats", (("whoami", "this directory's seat"),), lean=True),
+    Verb(
+        "whoami", "Seats", (("whoami", "this directory's seat"),), opts=(Opt("--json"),), lean=True
+    ),
     Verb(
         "seats",
         "Seats",

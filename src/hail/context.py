@@ -163,8 +163,14 @@ class Ctx:
         process run by Codex, or a hook told `--format codex`, reads only the seat [docs/seats.md
         "Shared directories and sub-seats"].
         """
-        if self.pane and not self.run_by_codex and not codex_format:
-            sub = f"{seat.name}@{self.pane}"
-            if self.store.mailbox(sub).exists():
-                return [sub, seat.name]
+        sub = "" if codex_format else self.sub_seat(seat)
+        if sub and self.store.mailbox(sub).exists():
+            return [sub, seat.name]
         return [seat.name]
+
+    def sub_seat(self, seat: Seat) -> str:
+        """This pane's sub-seat of `seat` (`<seat>@<pane>`), whether or not its mailbox exists yet;
+        "" for a process with no pane of its own (none, or Codex's shared daemon)."""
+        if self.pane and not self.run_by_codex:
+            return f"{seat.name}@{self.pane}"
+        return ""

@@ -15,7 +15,7 @@ import os
 
 from hail import envelope, policy
 from hail.store.message import Message
-from hail.text import clip_value
+from hail.text import clip_value, visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,9 +39,10 @@ def draw_token(texts: Iterable[str]) -> str:
 
 
 def texts_of(msg: Message) -> list[str]:
-    """What a token must not occur in: header values as stored and as rendered, and the body."""
+    """What a token must not occur in: header values as stored and as rendered, and the body as
+    shown (every run of it without controls is in that text too)."""
     values = list(msg.headers.values())
-    return [*values, *(envelope.sanitize(v) for v in values), msg.body]
+    return [*values, *(envelope.sanitize(v) for v in values), visible(msg.body)]
 
 
 def preamble(n: int, token: str) -> str:
@@ -105,7 +106,8 @@ def frame(
 ) -> list[str]:
     """The lines of one framed message; with `body_limit` (bytes), a longer body is cut and the
     cut noted with the `hail show` that prints what follows. With `body_from`, the body starts at
-    that byte (`hail show <id> --from <byte>`), noted first."""
+    that byte (`hail show <id> --from <byte>`), noted first. Byte counts are of the body as
+    stored; it is shown with its control characters written out (`text.visible`)."""
     lines = [start_line(token, msg, headline=headline)]
     if msg.has_body:
         body = msg.body
@@ -119,14 +121,14 @@ def frame(
             if body_limit is not None and len(part) > body_limit:
                 shown = _cut(part, body_limit)
                 end = start + len(shown)
-                lines.append(shown.decode("utf-8", errors="ignore"))
+                lines.append(visible(shown.decode("utf-8", errors="ignore")))
                 lines.append(
                     f"(cut at byte {end} of {len(raw)} body bytes; hail show "
                     f"{envelope.sanitize(msg.id)} --from {end} prints the rest)"
                 )
                 lines.append(end_line(token))
                 return lines
-        lines.append(body)
+        lines.append(visible(body))
     lines.append(end_line(token))
     return lines
 
@@ -170,4 +172,9 @@ def cut_to_fit(
     )  # an empty body
     # Slack for the digits of the cut note, which grow with the shown byte count.
     limit = max(0, budget - overhead - 16)
-    return frame(token, msg, body_limit=limit, headline=headline, body_from=body_from)
+    lines = frame(token, msg, body_limit=limit, headline=headline, body_from=body_from)
+    # A control character is shown in four bytes: cut again while what is shown does not fit.
+    while limit and (excess := frame_bytes(lines) - budget) > 0:
+        limit = max(0, limit - excess)
+        lines = frame(token, msg, body_limit=limit, headline=headline, body_from=body_from)
+    return lines

@@ -28,6 +28,23 @@ def one_line(text: str) -> str:
     return "".join(out).strip()
 
 
+#: The controls a terminal acts on: every C0 control but tab and newline (ESC, BEL, CR, backspace
+#: …), DEL, and the C1 controls U+0080-U+009F.
+_SHOWN_ESCAPED = (*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))
+_visible_table: dict[int, str] = {}
+
+
+def visible(text: str) -> str:
+    """Peer text as hail prints it [docs/envelope-and-frames.md "Frames"]: each control character
+    but newline and tab written out as a Python string literal writes it (`\x1b`, `\r`), as hail's
+    own output escapes them; the stored text keeps its bytes. So a peer cannot colour, move or
+    hide what a person's terminal or an agent's screen shows. One C-speed pass; the table is made
+    on the first call, so a hook with no mail never pays for it."""
+    if not _visible_table:
+        _visible_table.update((c, chr(c).encode("unicode_escape").decode()) for c in _SHOWN_ESCAPED)
+    return text.translate(_visible_table)
+
+
 def clip_value(text: str, limit: int) -> str:
     """At most `limit` characters, the last one `…` when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

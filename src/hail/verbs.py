@@ -115,7 +115,7 @@ def _show(call: Call) -> int:
 def _whoami(call: Call) -> int:
     from hail.commands import whoami
 
-    return whoami.whoami(_ctx())
+    return whoami.whoami(_ctx(), as_json=call.flag("json"))
 
 
 def _seats(call: Call) -> int:

@@ -278,3 +278,23 @@ def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake
     ask_for_a_wake(world, older.pid)
     assert ended(older, 5) == 0, "the session was woken once, by the newer waiter"
     assert waiters.record(client.pid)["state"] == "fired"
+
+
+def test_a_waiter_started_just_after_the_one_it_replaces_fired_wakes_nobody_twice(
+    world: World, waiters: Waiters
+) -> None:
+    """A Stop starts a new waiter while its session's old waiter has just woken it for a send,
+    before the woken turn's prompt hook ran: the wake is served, and the new waiter waits for the
+    next one."""
+    client = waiters.client()
+    first = waiters.start(client.pid)
+    assert wait_until(lambda: waiters.listening(client.pid, first.pid), 10)
+    msg_id = ask_for_a_wake(world, first.pid)
+    assert ended(first, 5) == 2, "the first wake"
+    second = waiters.start(client.pid, STOP)
+    assert ended(second, 1 + 2 * policy.WAITER_CHECK_SECONDS) is None, "no second wake"
+    assert waiters.listening(client.pid, second.pid)
+    assert world.run("sent", msg_id).stdout.startswith("delivered")
+    time.sleep(0.05)  # file times tick coarsely
+    ask_for_a_wake(world, second.pid)
+    assert ended(second, 5) == 2, "a later send wakes it"

@@ -80,6 +80,14 @@ def world(request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path) -> I
 
 
 @pytest.fixture
+def spaced_world(
+    request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path
+) -> Iterator[World]:
+    """A world whose state root (XDG_STATE_HOME) holds a space."""
+    yield from _world(request, World(tmp_path / "rc", client_bin, state_name="state with space"))
+
+
+@pytest.fixture
 def sandbox_world(request: pytest.FixtureRequest, client_bin: Path) -> Iterator[World]:
     """A world whose state is where a user's is (~/.local/state) and whose whole tree lies outside
     /tmp: Codex's default sandbox lets a command write its workspace, /tmp and $TMPDIR only, so

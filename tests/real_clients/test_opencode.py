@@ -135,3 +135,30 @@ def test_the_brief_reaches_the_first_prompt(world: World) -> None:
     text = request_text(first)
     assert "src/auth" in text, "the brief's hold is in the first request"
     assert "hello" in first["user_text"]
+
+
+def wakes_and_delivers(world: World, agent: Agent, target: str, body: str) -> None:
+    """A send to `target` says the plugin wakes it, and the plugin does: a new turn with the body,
+    delivered once."""
+    before = len(world.chat.turns())
+    sent = world.send(target, "a question for this pane", body)
+    assert sent.rc == 0, sent
+    assert sent.err == WOKEN.format(pane=agent.pane), sent
+    turn = eventually(lambda: first_delivery(world.chat, sent.id), "the plugin woke the session")
+    assert world.chat.turns().index(turn) == before, "a new turn, started by the plugin"
+    assert body in turn["user_text"]
+    assert len(delivery_tokens(world.chat, sent.id)) == 1, "delivered exactly once"
+
+
+def test_a_sub_seat_made_after_the_start_is_watched_too(world: World) -> None:
+    agent = started(world)
+    sub = f"worker@{agent.pane}"
+    assert not (world.state / "hail" / "seats" / sub).exists(), "no sub-seat when opencode started"
+    wakes_and_delivers(world, agent, sub, "BODY-OC-SUB")
+    assert world.hail(["inbox"], cwd=world.seat["worker"], pane=agent.pane).out == "(inbox empty)\n"
+
+
+def test_a_state_path_holding_a_space_is_watched(spaced_world: World) -> None:
+    assert " " in str(spaced_world.state)
+    agent = started(spaced_world)
+    wakes_and_delivers(spaced_world, agent, "worker", "BODY-OC-SPACE")

@@ -65,13 +65,14 @@ class World:
         setup: bool = True,
         home_state: bool = False,
         waiter: bool = True,
+        state_name: str = "state",
     ) -> None:
         self.root = root
         self.home = root / "home"
         # With home_state, hail's state is where a user's is (~/.local/state, no XDG_STATE_HOME)
         # and TMPDIR is elsewhere: outside every directory Codex's sandbox lets a command write.
         self.home_state = home_state
-        self.state = self.home / ".local" / "state" if home_state else root / "state"
+        self.state = self.home / ".local" / "state" if home_state else root / state_name
         self.tool_bin = root / "bin"
         self.probe_log = root / "probe.jsonl"
         self.client_bin = bin_dir

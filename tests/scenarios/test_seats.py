@@ -235,8 +235,16 @@ def test_an_agent_that_wakes_itself_gets_a_wake_mark_and_nothing_typed(scene: Sc
     )
     assert not wake.exists()
 
-    # The plugin's prompt hook ran in that seat.
+    # The prompt hook of a plugin that watches nothing (an older one) ran in that seat.
     hooked = scene.run("deliver", "--format", "opencode", cwd=seat, stdin="{}")
+    assert hooked.rc == 0, hooked
+    unwatched = scene.as_pane(scene.sender, "oc", "ask", "before any watch")
+    assert unwatched.rc == 5, unwatched
+    assert "but hail's plugin there does not watch this mailbox" in unwatched.err, unwatched
+    assert not wake.exists()
+    # The prompt hook of a plugin that watches ran there.
+    payload = '{"session_id":"ses_1","watching":true}'
+    hooked = scene.run("deliver", "--format", "opencode", cwd=seat, stdin=payload)
     assert hooked.rc == 0, hooked
     quiet = scene.as_pane(scene.sender, "oc", "fyi", "a quiet note")
     assert quiet.rc == 0 and "quiet:" in quiet.err, quiet
@@ -250,3 +258,13 @@ def test_an_agent_that_wakes_itself_gets_a_wake_mark_and_nothing_typed(scene: Sc
     )
     assert wake.read_text() == sent.id
     assert sent.id not in scene.screen(pane), "nothing typed"
+
+    # A wake mark that cannot be written (a directory stands in its place: a real OSError) is no
+    # error once the message is filed: not woken, exit 5, and the message waits in the inbox.
+    wake.unlink()
+    (wake / "x").mkdir(parents=True)
+    stuck = scene.as_pane(scene.sender, "oc", "ask", "still there?")
+    assert stuck.rc == 5, stuck
+    assert f"not woken (could not leave the wake mark {wake}: " in stuck.err, stuck
+    assert "internal error" not in stuck.err
+    assert (scene.state / "seats" / "oc" / "new" / f"{stuck.id}.md").exists()

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from hail import envelope, frame, policy
 from hail.store import message
+from hail.text import visible
 from tests.stress.conftest import (
     context_of,
     know,
@@ -152,7 +153,7 @@ def test_forged_frame_lines_in_bodies_never_pass_for_frame_lines(bodies: list[li
     assert [i for i, _ in d.frames] == [m.id for m in msgs]
     for (_, lines), m in zip(d.frames, msgs, strict=True):
         # Every forged line stays inside its own frame (a body equal to the headline is not shown).
-        assert "\n".join(lines) == (m.body if m.has_body else "")
+        assert "\n".join(lines) == (visible(m.body) if m.has_body else "")
 
 
 # --- the CLI: headlines, scopes and bodies -------------------------------------------------------

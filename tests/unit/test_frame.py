@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from hail import frame
 from hail.store.message import Message
+from hail.text import visible
 
 TOKEN = "3f9a0c21"
 ID = "1007T093653-0b1e"
@@ -251,4 +252,4 @@ def test_following_the_cut_notes_gives_back_every_body_byte(body: str, budget: i
         got += "\n".join(inner[:-1]).encode()
         assert int(note.group(2)) > at
         at = int(note.group(2))
-    assert got == body.encode()
+    assert got == visible(body).encode(), "every byte, its controls written out"

@@ -431,39 +431,65 @@ def _clip(line: str) -> str:
 # --- step 13: files that are not files ----------------------------------------------------------
 
 _SPECIAL = (
+    (stat.S_ISLNK, "a symlink"),
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISSOCK, "a socket"),
     (stat.S_ISCHR, "a device"),
     (stat.S_ISBLK, "a device"),
 )
+#: Each odd shape's consequence, for the line that names it.
+_IGNORED = {"a symlink": "hail never follows it"}
 
 
-def _note_special_files(ctx: Ctx, out: _Lines) -> None:
-    """A FIFO, socket or device where hail reads its files: every reader skips it (opening a FIFO
-    to read would wait for a writer forever), so nothing else says it is there."""
+def _odd(path: str) -> str | None:
+    """What a path is when it is a symlink, FIFO, socket or device (never followed), else None."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    return next((what for test, what in _SPECIAL if test(mode)), None)
+
+
+def _odd_shapes(ctx: Ctx) -> list[tuple[str, str, str]]:
+    """(path, kind, what is expected there) of every odd shape where hail keeps its files: in
+    `seats/`, a mailbox's directories, and the files of the directories hail reads."""
     from hail.store.waits import waits_dir
 
     store = ctx.store
+    found = [
+        (path, kind, "a directory")
+        for path in (os.path.join(store.seats, n) for n in sorted(fs.list_names(store.seats)))
+        if (kind := _odd(path)) is not None
+    ]
     dirs = [store.holds, store.lapsed, waits_dir(store)]
     for name in store.mailbox_names():
         box = store.mailbox(name)
-        dirs += [box.new, box.pending]
-    found: list[tuple[str, str]] = []
+        for d in (box.new, box.cur, box.tmp, box.pending):
+            kind = _odd(d)
+            if kind is not None:
+                found.append((d, kind, "a directory"))
+            elif d != box.tmp:
+                dirs.append(d)
     for d in dirs:
         for name in sorted(fs.list_names(d)):
             path = os.path.join(d, name)
-            try:
-                mode = os.stat(path).st_mode
-            except OSError:
-                continue
-            kind = next((what for test, what in _SPECIAL if test(mode)), None)
+            kind = _odd(path)
             if kind is not None:
-                found.append((path, kind))
+                found.append((path, kind, "a regular file"))
+    return found
+
+
+def _note_special_files(ctx: Ctx, out: _Lines) -> None:
+    """A symlink, FIFO, socket or device where hail keeps its files: every reader skips it (a
+    link is never followed; opening a FIFO to read would wait for a writer forever), so nothing
+    else says it is there."""
+    found = _odd_shapes(ctx)
     shown = found[: policy.DOCTOR_SPECIAL_LINES]
-    for path, kind in shown:
-        out.say("note", f"{path} is not a regular file ({kind}): hail ignores it; remove it")
+    for path, kind, expected in shown:
+        why = _IGNORED.get(kind, "hail ignores it")
+        out.say("note", f"{path} is not {expected} ({kind}): {why}; remove it")
     if len(found) > len(shown):
         out.say(
             "note",
-            f"… {len(found) - len(shown)} more files in {store.root} that are not regular files",
+            f"… {len(found) - len(shown)} more files in {ctx.store.root} that are not regular files",
         )

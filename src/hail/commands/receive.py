@@ -178,7 +178,7 @@ def _read_ones(box: Mailbox, got: _Inbox) -> list[tuple[str, _Shown]]:
         if path in claimed:
             continue
         try:
-            st = os.stat(path)
+            st = os.lstat(path)  # a link is never followed: read_text refuses it below
         except FileNotFoundError:
             continue
         if got.hidden or got.claims.used + st.st_size > policy.INBOX_MAX_BYTES:

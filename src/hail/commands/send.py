@@ -19,6 +19,8 @@ from hail.store.message import render
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from hail.route import Route, Sender
     from hail.transport.native import Native
     from hail.transport.panes import Pane
@@ -283,20 +285,49 @@ def write_message(ctx: Ctx, mailbox: str, msg_id: str, text: str) -> None:
     try:
         box.post(msg_id, text, inline=False)
     except OSError as e:
-        try:  # noqa: SIM105 (contextlib would cost every send an import)
-            os.unlink(ctx.store.id_path(msg_id))  # the id was never used
-        except OSError:
-            pass
-        raise StateError(
-            f"could not write the message into {box.path} ({e.strerror or e}); nothing was sent: "
-            "free some disk space (or fix that directory's permissions), then send again"
-        ) from None
+        raise nothing_sent(ctx, msg_id, f"the message into {box.path}", e) from None
+
+
+def nothing_sent(ctx: Ctx, msg_id: str, what: str, e: OSError) -> StateError:
+    """A write before the message is visible failed: the id was never used, nothing was sent."""
+    try:  # noqa: SIM105 (contextlib would cost every send an import)
+        os.unlink(ctx.store.id_path(msg_id))
+    except OSError:
+        pass
+    return StateError(
+        f"could not write {what} ({e.strerror or e}); nothing was sent: free some disk space (or "
+        "fix that directory's permissions), then send again"
+    )
+
+
+def write_hold(
+    ctx: Ctx, who: Sender, to: Route, letter: Letter, msg_id: str, times: tuple[str, str]
+) -> str:
+    """A hold's record, written before its message is visible: a hold is never filed without it.
+    Returns the record's path, for the roll-back should the message not be written."""
+    path = os.path.join(ctx.store.holds, msg_id)
+    text = records.hold_text(
+        msg_id,
+        who.reply,
+        to.mailbox,
+        letter.scope,
+        times[0],
+        letter.re,
+        times[1],
+        letter.draft.headline,
+    )
+    try:
+        fs.make_dirs(ctx.store.holds)
+        fs.write_atomic(path, text)
+    except OSError as e:
+        raise nothing_sent(ctx, msg_id, f"the hold record {path}", e) from None
+    return path
 
 
 def post(
     ctx: Ctx, who: Sender, to: Route, letter: Letter, extra: dict[str, str] | None = None
 ) -> tuple[str, str]:
-    """Reserve the id and write the message durably; returns (id, until)."""
+    """Reserve the id and write the message durably (a hold's record first); returns (id, until)."""
     now = ctx.now()
     ctx.store.ensure()
     if who.reply != who.seat.name:
@@ -322,25 +353,58 @@ def post(
         **(extra or {}),
     }
     body = letter.draft.body if letter.draft.body is not None else letter.draft.headline
-    # Even a control kind is filed unread: it is filed `inline` only once its envelope is typed.
-    write_message(ctx, to.mailbox, msg_id, render(headers, body))
-    if letter.kind == "hold":
-        fs.make_dirs(ctx.store.holds)
-        text = records.hold_text(
-            msg_id,
-            who.reply,
-            to.mailbox,
-            letter.scope,
-            ids.iso(now),
-            letter.re,
-            until,
-            letter.draft.headline,
-        )
-        fs.write_atomic(os.path.join(ctx.store.holds, msg_id), text)
-    elif letter.kind == "release" and letter.re:
-        records.remove(os.path.join(ctx.store.holds, letter.re))
-        records.remove(os.path.join(ctx.store.lapsed, letter.re))
+    hold = write_hold(ctx, who, to, letter, msg_id, (ids.iso(now), until)) if until else ""
+    try:
+        # Even a control kind is filed unread: it is filed `inline` only once its envelope is typed.
+        write_message(ctx, to.mailbox, msg_id, render(headers, body))
+    except StateError:
+        if hold:
+            fs.remove_quietly(hold)
+        raise
     return msg_id, until
+
+
+def after_filing(
+    ctx: Ctx, who: Sender, to: Route, msg_id: str, letter: Letter, steps: tuple[bool, bool]
+) -> list[str]:
+    """The records a filed message leaves (the reply index, a release's removal, the pending
+    record when `steps` say so); a failure among them is a note, never an error: the message is
+    in the inbox [docs/commands.md "Exit codes"]."""
+    is_reply, pending = steps
+    notes: list[str] = []
+
+    def keep(what: str, why: str, step: Callable[[], None]) -> None:
+        try:
+            step()
+        except OSError as e:
+            notes.append(f"filed, but {what} could not be written ({e.strerror or e}): {why}")
+
+    if is_reply and letter.re:
+        from hail.store import conversation
+
+        keep(
+            "the reply index",
+            f"{letter.re}'s chain of replies does not count it",
+            lambda: conversation.record_reply(ctx.store, letter.re, msg_id, to.mailbox),
+        )
+    if letter.kind == "release" and letter.re:
+        keep(
+            "the hold's removal",
+            f"hold {letter.re} stays listed until it lapses; its recipient has the release",
+            lambda: release_hold(ctx, letter.re),
+        )
+    if pending:
+        keep(
+            "the pending record",
+            "your brief will not list it should it go unanswered; do not resend",
+            lambda: record_pending(ctx, who, to, msg_id, letter.kind, letter.draft.headline),
+        )
+    return notes
+
+
+def release_hold(ctx: Ctx, hold_id: str) -> None:
+    records.remove(os.path.join(ctx.store.holds, hold_id))
+    records.remove(os.path.join(ctx.store.lapsed, hold_id))
 
 
 def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, headline: str) -> None:
@@ -426,13 +490,13 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     verdict = None if native is not None else _look_first(tmux, wake_pane)  # a dialog: exit 4
     letter = Letter(kind, draft, args.re or "", scope, span)
     msg_id, until = post(ctx, who, to, letter, thread.headers())
-    if thread.is_reply and args.re:
-        conversation.record_reply(ctx.store, args.re, msg_id, to.mailbox)
     filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
-    if kind not in policy.CONTROL_KINDS and not quiet:
-        record_pending(ctx, who, to, msg_id, kind, draft.headline)
+    pending = kind not in policy.CONTROL_KINDS and not quiet
+    troubles = after_filing(ctx, who, to, msg_id, letter, (thread.is_reply, pending))
     emit(f"id={msg_id}")
     flush()  # the id is out before typing starts; a closed pipe does not stop the send
+    for trouble in troubles:
+        note(trouble)
     if quiet:
         note(quiet_note(to.mailbox))
         return 0
@@ -608,21 +672,40 @@ WAKE_MARK = "wake"
 
 
 def _wake_by_plugin(ctx: Ctx, to: Route, pane: Pane, msg_id: str) -> int:
-    """An agent that wakes itself (opencode): leave the mark its plugin watches for."""
-    if not hooks_live(ctx, to.mailbox):
-        return report_not_woken(ctx, to, "typed", native_reason(pane))
+    """An agent that wakes itself (opencode): leave the mark its plugin watches for, once a hook
+    of a plugin that watches ran lately. A sub-seat made by this very send has had no hook yet:
+    its seat's plugin, which watches every mailbox its pane reads, counts."""
+    if not (plugin_watches(ctx, to.mailbox) or plugin_watches(ctx, to.seat)):
+        hooked = hooks_live(ctx, to.mailbox) or hooks_live(ctx, to.seat)
+        return report_not_woken(ctx, to, "typed", native_reason(pane, hooked=hooked))
     # The plugin watches for this mark, not for new mail: a quiet fyi, a capped or --no-wake send
     # files mail without it, and so wakes nobody.
-    fs.write_atomic(os.path.join(ctx.store.mailbox(to.mailbox).path, WAKE_MARK), msg_id)
+    mark = os.path.join(ctx.store.mailbox(to.mailbox).path, WAKE_MARK)
+    try:
+        fs.write_atomic(mark, msg_id)
+    except OSError as e:
+        reason = f"could not leave the wake mark {mark}: {e.strerror or e}"
+        return report_not_woken(ctx, to, "woken", reason)
     note(f"woken by its plugin: {pane.agent} in {pane.id} takes it when its session is idle")
     return 0
 
 
-def native_reason(pane: Pane) -> str:
+def native_reason(pane: Pane, *, hooked: bool = False) -> str:
+    if hooked:
+        return (
+            f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin there does not"
+            " watch this mailbox (an older plugin, or its watch failed): run hail setup, then "
+            "restart it"
+        )
     return (
         f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin has not run for this"
         " seat in 7 days: run hail setup, then restart it"
     )
+
+
+def plugin_watches(ctx: Ctx, mailbox: str) -> bool:
+    """A hook of a plugin that watches this mailbox ran within HOOKED_FRESH_DAYS."""
+    return _fresh(ctx, ctx.store.mailbox(mailbox).watched_at())
 
 
 class InlineFiling:
@@ -674,5 +757,9 @@ def screen_after_turn_end(
 def hooks_live(ctx: Ctx, mailbox: str) -> bool:
     """A hook read this mailbox within HOOKED_FRESH_DAYS: a busy agent's hooks will carry the
     message."""
-    hooked = ctx.store.mailbox(mailbox).hooked_at()
-    return hooked is not None and ctx.now() - hooked < policy.HOOKED_FRESH_SECONDS
+    return _fresh(ctx, ctx.store.mailbox(mailbox).hooked_at())
+
+
+def _fresh(ctx: Ctx, mark: float | None) -> bool:
+    """A mark set within HOOKED_FRESH_DAYS."""
+    return mark is not None and ctx.now() - mark < policy.HOOKED_FRESH_SECONDS

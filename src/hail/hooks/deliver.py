@@ -55,6 +55,11 @@ class Payload:
             return False
         return protocol.is_subagent_call(protocol.payload_json(self.data))
 
+    def watched(self) -> bool:
+        """opencode's plugin says it watches its mailboxes (`"watching":true`, as JSON.stringify
+        writes it: a string value cannot hold it unescaped)."""
+        return b'"watching":true' in self.data
+
     def person_prompted(self) -> bool:
         """Whether a person typed the prompt, not an envelope hail typed."""
         if self.event != "UserPromptSubmit" or not self.data:
@@ -117,8 +122,12 @@ class _Run:
         ctx.store.ensure()
         ctx.store.bind(seat)
         if self.fmt is not None:
+            watched = self.payload.watched() and not ctx.in_tool_call
             for name in self.mailboxes:
-                ctx.store.mailbox(name).touch_hooked()
+                box = ctx.store.mailbox(name)
+                box.touch_hooked()
+                if watched:
+                    box.mark_watched()
         if not ctx.in_tool_call and self.payload.person_prompted():
             # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
             # it could write any prompt, and only the harness's hook reports what a person typed.

@@ -31,13 +31,14 @@ import time
 
 from hail import policy
 from hail.hooks import protocol
-from hail.store import presence
+from hail.store import fs, presence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from hail.context import Ctx
+    from hail.store.maildir import Mailbox
 
 #: Claude Code 2.1.332 sets these in every hook's environment: its pid, and `cli` with an
 #: attended session for the interactive TUI (`sdk-cli` and `0` under `claude -p`).
@@ -136,12 +137,14 @@ def _nudge(pid: int) -> bool:
 class Listener:
     """One waiter's life: take the record, sleep, look, and end one way or the other."""
 
-    __slots__ = ("ctx", "me", "path")
+    __slots__ = ("ctx", "me", "path", "served")
 
     def __init__(self, ctx: Ctx, me: presence.Waiter) -> None:
         self.ctx = ctx
         self.me = me
         self.path = presence.waiter_path(ctx.store, me.claude)
+        #: When the waiter this one replaces woke the session: a wake asked before it is served.
+        self.served = 0.0
 
     def run(self) -> int:
         store = self.ctx.store
@@ -149,6 +152,8 @@ class Listener:
         procs = self.ctx.procs()
         presence.prune_waiters(store, procs)
         before = presence.read_waiter(self.path)
+        if before is not None and before.state == presence.FIRED and not self.me.is_me(before):
+            self.served = before.since  # its woken turn's prompt hook takes that mail
         presence.write_waiter(store, self.me)
         if before is not None and not self.me.is_me(before) and before.listening(procs):
             _nudge(before.pid)  # it reads the record, finds this waiter, and ends
@@ -187,9 +192,15 @@ class Listener:
             return False  # a turn runs: its PostToolUse and Stop hooks carry the mail
         for name in self.me.mailboxes:
             box = store.mailbox(name)
-            if presence.wake_pending(box) and box.unread_count():
+            if presence.wake_pending(box) and box.unread_count() and self.unserved(box):
                 return True
         return False
+
+    def unserved(self, box: Mailbox) -> bool:
+        """The wake was asked after the replaced waiter woke the session (else that wake is
+        on its way, and a second would start a second turn)."""
+        asked = fs.mtime(os.path.join(box.path, "wake"))
+        return asked is not None and asked > self.served
 
     def fire(self) -> int:
         """Mark the record `fired` and wake the session: Claude Code reads stderr as the text of

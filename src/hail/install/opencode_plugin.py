@@ -46,10 +46,14 @@ def hooks_literal() -> str:
 
 
 def render(program: str = DEFAULT_PROGRAM) -> str:
-    """The plugin as setup writes it, running `program`."""
-    return (
-        template().replace(PROGRAM_SLOT, json.dumps(program)).replace(HOOKS_SLOT, hooks_literal())
-    )
+    """The plugin as setup writes it, running `program`.
+
+    Each slot is filled once, in one pass over the template (as Nix's `builtins.replaceStrings`
+    does), so a program path that itself holds a slot's marker is written as it is.
+    """
+    hooks = hooks_literal()
+    parts = (part.replace(HOOKS_SLOT, hooks) for part in template().split(PROGRAM_SLOT))
+    return json.dumps(program).join(parts)
 
 
 def program_in(text: str) -> str | None:

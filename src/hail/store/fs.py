@@ -135,32 +135,60 @@ def touch(path: str) -> None:
 
 
 def list_names(path: str) -> list[str]:
-    """Entries of a directory, hidden ones ignored; a missing directory lists nothing."""
+    """Entries of a directory, hidden ones ignored; a missing directory lists nothing, and so does
+    anything else where a directory should be (a file, a symlink loop: `hail doctor` names it)."""
     try:
         return [n for n in os.listdir(path) if not n.startswith(".")]
-    except (FileNotFoundError, NotADirectoryError):
-        return []
+    except OSError as e:
+        if no_directory(e):
+            return []
+        raise
+
+
+def list_dirs(path: str) -> list[str]:
+    """The subdirectories of a directory, hidden ones ignored: never a symlink (to a directory or
+    a loop) nor a file. The directory's own entry types say it, with no stat per entry."""
+    try:
+        with os.scandir(path) as entries:
+            return [
+                e.name
+                for e in entries
+                if not e.name.startswith(".") and e.is_dir(follow_symlinks=False)
+            ]
+    except OSError as e:
+        if no_directory(e):
+            return []
+        raise
+
+
+def no_directory(e: OSError) -> bool:
+    """Whether an error listing a path says no directory is there: it is missing, a file, or a
+    symlink loop (ELOOP)."""
+    return isinstance(e, (FileNotFoundError, NotADirectoryError)) or e.errno == errno.ELOOP
 
 
 _CHUNK = 1 << 16
 
 
 class NotRegularFile(OSError):
-    """A FIFO, socket, device or directory where hail expects one of its files."""
+    """A FIFO, socket, device, directory or symlink where hail expects one of its files."""
 
 
 def open_regular(path: str, flags: int, mode: int = FILE_MODE) -> int:
-    """`os.open` that never waits on a FIFO and refuses anything but a regular file.
+    """`os.open` that never follows a symlink, never waits on a FIFO and refuses anything but a
+    regular file.
 
-    O_NONBLOCK makes opening a FIFO return at once instead of waiting for its other end (or fail
-    with ENXIO when writing to one nobody reads); the fstat then refuses it, so no caller reads
-    from or writes to one. Other errors (missing, permission) are raised as they are.
+    O_NOFOLLOW refuses a symlink (ELOOP), so a link planted among the state (say in `new/`, to
+    /etc/passwd) is never read or written through. O_NONBLOCK makes opening a FIFO return at once
+    instead of waiting for its other end (or fail with ENXIO when writing to one nobody reads); the
+    fstat then refuses it, so no caller reads from or writes to one. Other errors (missing,
+    permission) are raised as they are.
     """
     try:
-        fd = os.open(path, flags | os.O_NONBLOCK, mode)
+        fd = os.open(path, flags | os.O_NONBLOCK | os.O_NOFOLLOW, mode)
     except OSError as e:
-        if e.errno == errno.ENXIO:  # a FIFO with no reader, or a socket
-            raise NotRegularFile(errno.ENXIO, "not a regular file", path) from None
+        if e.errno in (errno.ENXIO, errno.ELOOP):  # a FIFO with no reader, a socket, a symlink
+            raise NotRegularFile(e.errno, "not a regular file", path) from None
         raise
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -200,5 +228,7 @@ def read_text(path: str, errors: str = "replace") -> str | None:
 def mtime(path: str) -> float | None:
     try:
         return os.stat(path).st_mtime
-    except (FileNotFoundError, NotADirectoryError):
-        return None
+    except OSError as e:
+        if no_directory(e):
+            return None
+        raise

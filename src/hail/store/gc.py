@@ -174,7 +174,9 @@ def _scan_box(box: Mailbox, seat: str, cutoff: float) -> BoxScan:
     stale: list[Stale] = []
     try:
         entries = list(os.scandir(box.cur))
-    except (FileNotFoundError, NotADirectoryError):
+    except OSError as e:
+        if not fs.no_directory(e):
+            raise
         entries = []
     for entry in entries:
         if entry.name.startswith("."):

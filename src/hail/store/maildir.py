@@ -52,7 +52,18 @@ class Unread:
 class Mailbox:
     """The directory `seats/<name>/` of one mailbox (a seat or a sub-seat)."""
 
-    __slots__ = ("cur", "hooked", "name", "new", "path", "pending", "prompted", "stopping", "tmp")
+    __slots__ = (
+        "cur",
+        "hooked",
+        "name",
+        "new",
+        "path",
+        "pending",
+        "prompted",
+        "stopping",
+        "tmp",
+        "watched",
+    )
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -64,6 +75,7 @@ class Mailbox:
         self.hooked = os.path.join(path, "hooked")
         self.prompted = os.path.join(path, "prompted")
         self.stopping = os.path.join(path, "stopping")
+        self.watched = os.path.join(path, "watched")
 
     def exists(self) -> bool:
         return os.path.isdir(self.path)
@@ -95,7 +107,9 @@ class Mailbox:
         src = os.path.join(self.new, f"{msg_id}.md")
         dest = os.path.join(self.cur, f"{msg_id}.{how}.md")
         try:
-            os.utime(src)
+            os.utime(
+                src, follow_symlinks=False
+            )  # a link swapped in is renamed, never touched through
             os.rename(src, dest)
         except FileNotFoundError:
             return None
@@ -112,6 +126,11 @@ class Mailbox:
     def touch_hooked(self) -> None:
         """An installed hook ran for this mailbox: doctor and the quiet fyi read it."""
         self._mark(self.hooked)
+
+    def mark_watched(self) -> None:
+        """A hook of a plugin that watches its mailboxes for a send's wake mark (opencode's) ran:
+        a send may say the plugin wakes it [docs/hooks.md "opencode"]."""
+        self._mark(self.watched)
 
     def mark_prompted(self) -> None:
         """A person prompted the agent reading this mailbox: chains of replies through it start
@@ -140,15 +159,15 @@ class Mailbox:
     # --- reading -------------------------------------------------------------------------------
 
     def unread(self) -> list[Unread]:
-        """Unread messages, oldest first: by mtime (ns), then id. Only regular files: a FIFO or
-        other special file is no message, and is never claimed (doctor names it)."""
+        """Unread messages, oldest first: by mtime (ns), then id. Only regular files: a symlink,
+        a FIFO or other special file is no message, and is never claimed (doctor names it)."""
         out: list[Unread] = []
         for name in fs.list_names(self.new):
             if not name.endswith(".md"):
                 continue
             path = os.path.join(self.new, name)
             try:
-                st = os.stat(path)
+                st = os.lstat(path)  # a link is not followed: it is no message
             except FileNotFoundError:
                 continue
             if stat.S_ISREG(st.st_mode):
@@ -179,6 +198,9 @@ class Mailbox:
 
     def hooked_at(self) -> float | None:
         return fs.mtime(self.hooked)
+
+    def watched_at(self) -> float | None:
+        return fs.mtime(self.watched)
 
     def prompted_at(self) -> float | None:
         return fs.mtime(self.prompted)

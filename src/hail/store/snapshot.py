@@ -526,7 +526,7 @@ def _settling(mtime_ns: int) -> bool:
 def _read_head(path: str) -> dict[str, str] | None:
     """The headers of a message file: its first WATCH_HEAD_BYTES are enough."""
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = fs.open_regular(path, os.O_RDONLY)  # never a FIFO (it would hang) nor a link
     except OSError:
         return None
     try:

@@ -112,8 +112,9 @@ class Store:
         return Mailbox(os.path.join(self.seats, name))
 
     def mailbox_names(self) -> list[str]:
-        """Every mailbox directory with a valid name."""
-        return sorted(n for n in fs.list_names(self.seats) if parse_mailbox(n) is not None)
+        """Every mailbox directory with a valid name (a symlink or a file in `seats/` is none:
+        `hail doctor` names it)."""
+        return sorted(n for n in fs.list_dirs(self.seats) if parse_mailbox(n) is not None)
 
     # --- bindings ---------------------------------------------------------------------------------
 

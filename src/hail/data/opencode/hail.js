@@ -2,7 +2,7 @@
 // Every hook runs the hail command of HOOKS and hands what it printed to opencode; the mail itself
 // is hail's alone. A hook never fails the session: whatever goes wrong, opencode goes on.
 import { spawn } from "node:child_process"
-import { watch } from "node:fs"
+import { existsSync, watch } from "node:fs"
 import { join } from "node:path"
 
 const HAIL = "@HAIL_PROGRAM@"
@@ -11,6 +11,10 @@ const HOOKS = @HAIL_HOOKS@
 const RUN_LIMIT_MS = 10000
 // Mail filed in a burst wakes the session once.
 const SETTLE_MS = 150
+
+// The mailboxes whose directories this plugin watches. Every hook payload says whether it watches
+// any, so a send says "woken by its plugin" only when a plugin that watches ran lately.
+const watching = new Set()
 
 function run(args, payload, cwd) {
   return new Promise((resolve) => {
@@ -35,7 +39,9 @@ function run(args, payload, cwd) {
       resolve(code === 0 ? out.trim() : "")
     })
     child.stdin.on("error", () => {})
-    child.stdin.end(payload === undefined ? "" : JSON.stringify(payload))
+    child.stdin.end(
+      payload === undefined ? "" : JSON.stringify({ ...payload, watching: watching.size > 0 }),
+    )
   })
 }
 
@@ -78,14 +84,35 @@ export const Hail = async ({ client, directory }) => {
       if (text) await prompt(current, text)
     }, SETTLE_MS)
   }
-  run(["whoami"], undefined, directory).then((who) => {
-    const field = (name) => (who.match(new RegExp(`^${name}: (\\S+)`, "m")) || [])[1]
-    const state = field("state")
-    const mailbox = field("mailbox") || field("seat")
-    if (!state || !mailbox) return
+  // Every mailbox this pane's hooks read is watched: its sub-seat too, made by a first send to
+  // it after opencode started. hail names them in JSON (`whoami --json`), whatever the paths hold.
+  const follow = (seats, name) => {
+    if (watching.has(name)) return
     try {
-      watch(join(state, "seats", mailbox), wake)
+      watch(join(seats, name), wake)
+    } catch {
+      return
+    }
+    watching.add(name)
+    // A mailbox made after the start may hold a mark that came before its watch.
+    if (existsSync(join(seats, name, "wake"))) wake("rename", "wake")
+  }
+  run(["whoami", "--json"], undefined, directory).then((out) => {
+    let who
+    try {
+      who = JSON.parse(out)
+    } catch {
+      return
+    }
+    const seats = who?.seats
+    const names = who?.mailboxes
+    if (typeof seats !== "string" || !Array.isArray(names)) return
+    try {
+      watch(seats, (_kind, name) => {
+        if (names.includes(String(name))) follow(seats, String(name))
+      })
     } catch {}
+    names.forEach((name) => follow(seats, name))
   })
 
   return {
