@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,6 +56,7 @@ class Claude:
         env = {
             **self.scene.env,
             "CLAUDE_PID": str(self.pid),
+            "TMUX": f"{self.scene.socket},1,0",  # as tmux sets it in its panes
             "TMUX_PANE": self.scene.recv,
             **INTERACTIVE,
         }
@@ -210,9 +212,11 @@ def route_cell(scene: Scene) -> str:
     return row[head.index("ROUTE") :].split()[0]
 
 
-def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
+@pytest.mark.parametrize("server", [False, True], ids=["surveyed", "by-records"])
+def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene, server: bool) -> None:
     """A thread on record whose TUI is the pane's Codex, but `codex queue` fails (the stand-in's
-    binary is an interpreter): the envelope is typed into the idle composer instead."""
+    binary is an interpreter): the envelope is typed into the idle composer instead, whether the
+    route came from a survey or from the record alone (then the pane is surveyed to type)."""
     scene.env["HAIL_AGENT_COMMANDS"] = "codex"
     exe = script_command(scene.root, "codex", COMPOSER, "codex")
     scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
@@ -228,6 +232,7 @@ def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
         tui_start=presence.process_start(tui),
         pane=scene.recv,
         since=time.time(),
+        server=scene.socket if server else "",
     )
     (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
     scene.as_pane(scene.recv, "brief", "--hook")  # between turns
@@ -252,3 +257,69 @@ def test_a_send_that_asks_for_typing_types_even_with_a_waiter(
     assert wait_until(lambda: f"id:{sent.id}" in scene.screen(scene.recv).replace(" ", ""), 5)
     time.sleep(1.5)
     assert waiter.poll() is None, "the waiter was not asked"
+
+
+def imported(err: str) -> set[str]:
+    """The modules a run imported, from its `-X importtime` lines on stderr."""
+    return {
+        line.rsplit("|", 1)[1].strip() for line in err.splitlines() if line.startswith("import time:")
+    }
+
+
+def said(err: str) -> str:
+    return "".join(line + "\n" for line in err.splitlines() if not line.startswith("import time:"))
+
+
+#: The installed hail run by its own interpreter with `-X importtime`: every module it imports is
+#: named on stderr.
+IMPORTTIME = (sys.executable, "-X", "importtime")
+
+
+def test_a_woken_send_goes_by_the_records_with_no_tmux_library(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    """The waiter's record names its pane and tmux server: the send reads no screen, surveys no
+    pane and never imports libtmux (docs/transport.md "Routes")."""
+    c = claude(scene, claude_factory)
+    waiter = c.listen()
+    (record,) = presence.waiters(Store(str(scene.state)))
+    assert (record.pane, record.server) == (scene.recv, scene.socket)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "are the tests green", prefix=IMPORTTIME)
+
+    assert sent.rc == 0, sent.err
+    assert said(sent.err) == (
+        f"hail: woken: worker's session in {scene.recv} takes it in a turn of its own; nothing "
+        "typed\n"
+    )
+    modules = imported(sent.err)
+    assert "hail.commands.send" in modules, "the import lines are read"
+    assert not {"libtmux", "hail.transport.panes", "hail.transport.wake"} & modules, modules
+    assert waiter.wait(5) == 2, "the waiter woke its session"
+    filed = (scene.state / "seats" / "worker" / "new" / f"{sent.id}.md").read_text()
+    assert filed.startswith(f"from: boss/{scene.sender}\n"), "signed as a survey would sign it"
+
+
+def test_a_record_of_another_tmux_server_is_not_taken_without_a_survey(
+    scene: Scene, claude_factory: list[Claude], tmp_path: Path
+) -> None:
+    """A record naming another server (a socket of the same path recreated by a new server has
+    another inode) is checked against a survey: here the pane's process is the record's, so the
+    survey still wakes it."""
+    import socket
+
+    c = claude(scene, claude_factory)
+    c.listen()
+    store = Store(str(scene.state))
+    (record,) = presence.waiters(store)
+    other = socket.socket(socket.AF_UNIX)
+    other.bind(str(tmp_path / "other"))
+    try:
+        record.server = str(tmp_path / "other")
+        presence.write_waiter(store, record)
+        sent = scene.as_pane(scene.sender, "worker", "ask", "which server", prefix=IMPORTTIME)
+    finally:
+        other.close()
+    assert sent.rc == 0, sent.err
+    assert "hail: woken:" in said(sent.err)
+    assert "libtmux" in imported(sent.err), "surveyed"

@@ -20,6 +20,7 @@ from hail.store.message import render
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.route import Route, Sender
+    from hail.seat import Addr, Seat
     from hail.transport.native import Native
     from hail.transport.panes import Pane
     from hail.transport.screen import Verdict
@@ -408,21 +409,18 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     addr = parse_target(args.target)  # refused before anything is written, the binding included
     draft = _draft(kind, args, stdin_text, ctx.cap)
     seat = ctx.require_seat()
-    tmux, panes = routing.reach_or_none(ctx)
-    who = routing.sender(ctx, seat, panes)
-    split = routing.identity_split(ctx, who, panes)
-    if split:
-        warn(split)
-    to = routing.route(ctx, args.target, addr, tmux, panes)
-    if to.found is not None:  # a pane target's seat becomes known, as a directory's does
-        ctx.bind(to.found)
+    by_records = None if args.no_submit or args.no_wake else routing.by_records(ctx, addr, seat)
+    if by_records is not None:  # the records name a session between turns: no tmux call
+        who, to, tmux = by_records[0], by_records[1], None
+    else:
+        tmux, who, to = _survey_route(ctx, args.target, addr, seat)
     if kind == "release" and args.re:
         check_release(ctx, args.re)
     thread = conversation.thread_of(ctx.store, args.re, who.reply, to.mailbox)
     quiet = is_quiet(ctx, kind, to.mailbox) and not thread.is_reply  # a reply wakes its asker
     capped = not quiet and thread.capped(kind)
     wake_pane = None if args.no_wake or quiet or capped else to.wake
-    native = _native_first(ctx, args, tmux, wake_pane, to.mailbox)
+    native = by_records[2] if by_records else _native_first(ctx, args, tmux, wake_pane, to.mailbox)
     verdict = None if native is not None else _look_first(tmux, wake_pane)  # a dialog: exit 4
     letter = Letter(kind, draft, args.re or "", scope, span)
     msg_id, until = post(ctx, who, to, letter, thread.headers())
@@ -440,7 +438,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
         return report_not_woken(ctx, to, "typed", conversation.capped_reason(thread.chain))
     if args.no_wake:
         return report_not_woken(ctx, to, "typed", "--no-wake")
-    if wake_pane is None or tmux is None:
+    if native is None and (wake_pane is None or tmux is None):
         return report_not_woken(ctx, to, "typed", not_typed_reason(ctx, to, tmux))
     head = envelope.Head(
         kind, who.from_, who.reply, msg_id, draft.headline, args.re or "", scope, until
@@ -448,7 +446,25 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     line = envelope.render(head, has_body=draft.body is not None)
     if native is not None:
         return native_and_report(ctx, args, kind, to, msg_id, line, (tmux, native))
+    assert tmux is not None and wake_pane is not None
     return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, wake_pane, verdict))
+
+
+def _survey_route(
+    ctx: Ctx, target: str, addr: Addr, seat: Seat
+) -> tuple[Tmux | None, Sender, Route]:
+    """The sender and the route from a tmux survey (none when no server answers)."""
+    from hail import route as routing
+
+    tmux, panes = routing.reach_or_none(ctx)
+    who = routing.sender(ctx, seat, panes)
+    split = routing.identity_split(ctx, who, panes)
+    if split:
+        warn(split)
+    to = routing.route(ctx, target, addr, tmux, panes)
+    if to.found is not None:  # a pane target's seat becomes known, as a directory's does
+        ctx.bind(to.found)
+    return tmux, who, to
 
 
 def quiet_note(mailbox: str) -> str:
@@ -548,7 +564,7 @@ def native_and_report(
     to: Route,
     msg_id: str,
     line: str,
-    where: tuple[Tmux, Native],
+    where: tuple[Tmux | None, Native],
 ) -> int:
     """Wake natively when the session is between turns; else judge the turn by its screen."""
     from hail.transport import native as routes
@@ -564,10 +580,13 @@ def native_and_report(
             note(routes.route_line(found, to.mailbox))
             return 0
         note(f"{failure}; typing instead")
+    tmux, pane = surveyed(ctx, tmux, found)
+    if tmux is None or pane is None:
+        return report_not_woken(ctx, to, "typed", f"no tmux pane {found.pane_id} answers")
     from hail.transport import screen
     from hail.transport.wake import read_screen
 
-    verdict = read_screen(tmux, found.pane.id)
+    verdict = read_screen(tmux, pane.id)
     state = verdict.state if verdict is not None else None
     if state in (screen.BUSY, screen.QUEUED, screen.DRAFT) and hooks_live(ctx, to.mailbox):
         note(f"busy: arrives at {to.mailbox}'s next tool call or when its turn ends")
@@ -577,11 +596,22 @@ def native_and_report(
             ctx,
             to,
             "typed",
-            f"a dialog in {found.pane.id} holds its turn; it arrives with the next tool call once "
+            f"a dialog in {pane.id} holds its turn; it arrives with the next tool call once "
             "the dialog is answered",
         )
     # No Stop ended the turn (the person interrupted it) or the queue failed: the screen decides.
-    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, found.pane, verdict))
+    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, pane, verdict))
+
+
+def surveyed(ctx: Ctx, tmux: Tmux | None, found: Native) -> tuple[Tmux | None, Pane | None]:
+    """The tmux server and the route's pane, surveyed now when the route came from hail's records
+    and the screen must decide after all (a turn began meanwhile, or the queue failed)."""
+    if tmux is not None and found.pane is not None:
+        return tmux, found.pane
+    from hail import route as routing
+
+    tmux, panes = routing.reach_or_none(ctx)
+    return tmux, panes.get(found.pane_id) if panes is not None else None
 
 
 def _queue(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native) -> str:

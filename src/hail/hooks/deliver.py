@@ -198,6 +198,6 @@ def _note_codex_thread(ctx: Ctx, mailbox: str, payload: bytes) -> None:
         from hail.hooks.stop import session_of
         from hail.store import presence
 
-        presence.note_thread(ctx.store, mailbox, session_of(payload), ctx.pane)
+        presence.note_thread(ctx.store, mailbox, session_of(payload), ctx.env)
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)

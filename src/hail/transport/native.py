@@ -17,10 +17,11 @@ import time
 
 from hail import policy
 from hail.store import presence
-from hail.transport.wake import NATIVE_WAKE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from hail.context import Ctx
     from hail.store.presence import Thread, Waiter
     from hail.transport.panes import Pane
@@ -30,24 +31,27 @@ QUEUED = "queued"
 
 
 class Native:
-    """A live native route to one pane's session: its waiter, or its Codex thread and TUI."""
+    """A live native route to one pane's session: its waiter, or its Codex thread and TUI. `pane`
+    is the surveyed pane, None when the route was found by hail's records alone (`by_records`)."""
 
-    __slots__ = ("pane", "thread", "tui", "waiter")
+    __slots__ = ("pane", "pane_id", "thread", "tui", "waiter")
 
     def __init__(
         self,
-        pane: Pane,
+        pane: Pane | None,
         waiter: Waiter | None = None,
         thread: Thread | None = None,
         tui: int = 0,
+        pane_id: str = "",
     ) -> None:
         self.pane = pane
+        self.pane_id = pane.id if pane is not None else pane_id
         self.waiter = waiter
         self.thread = thread
         self.tui = tui
 
     def __repr__(self) -> str:
-        return f"Native({self.pane.id!r}, {self.waiter!r}, {self.thread!r})"
+        return f"Native({self.pane_id!r}, {self.waiter!r}, {self.thread!r})"
 
     @property
     def route(self) -> str:
@@ -62,22 +66,26 @@ def claude_waiter(ctx: Ctx, pane: Pane, mailbox: str) -> Waiter | None:
     """The waiter of the Claude Code process in this pane that waits for this mailbox: listening,
     or fired within WAKE_GRACE_SECONDS with no hook run since (its wake is on its way, and the
     prompt hook of the turn it starts takes what is unread)."""
-    now = time.time()
     for waiter in presence.waiters(ctx.store):
         if mailbox not in waiter.mailboxes or not waiter.client_running():
             continue
         if not presence.descends_from(waiter.claude, pane.pid):
             continue  # another tmux server's pane of the same id, or another process
-        if waiter.listening():
-            return waiter
-        hooked = ctx.store.mailbox(waiter.mailboxes[0]).hooked_at()
-        if (
-            waiter.state == presence.FIRED
-            and now - waiter.since < policy.WAKE_GRACE_SECONDS
-            and (hooked is None or hooked < waiter.since)
-        ):
+        if wakes(ctx, waiter):
             return waiter
     return None
+
+
+def wakes(ctx: Ctx, waiter: Waiter) -> bool:
+    """The waiter listens, or fired within WAKE_GRACE_SECONDS with no hook run since."""
+    if waiter.listening():
+        return True
+    hooked = ctx.store.mailbox(waiter.mailboxes[0]).hooked_at()
+    return (
+        waiter.state == presence.FIRED
+        and time.time() - waiter.since < policy.WAKE_GRACE_SECONDS
+        and (hooked is None or hooked < waiter.since)
+    )
 
 
 def find(ctx: Ctx, pane: Pane, mailbox: str) -> Native | None:
@@ -90,8 +98,93 @@ def find(ctx: Ctx, pane: Pane, mailbox: str) -> Native | None:
 
         found = live_thread(ctx, pane, mailbox)
         if found is not None:
-            return Native(pane, thread=found[0], tui=found[1])
+            thread, tui = found
+            if thread.daemon and thread.tui != tui:
+                presence.learn_thread(ctx.store, thread, pane.id, server_socket(ctx.env), tui)
+            return Native(pane, thread=thread, tui=tui)
     return None
+
+
+# --- by hail's records alone -------------------------------------------------------------------
+#
+# A send whose recipient's records name a live session, its pane and its tmux server needs no
+# tmux call: it wakes (or queues) and reports from the records, and imports no tmux library.
+
+
+def server_socket(env: Mapping[str, str]) -> str:
+    """The socket of the tmux server a hail run here talks to (`Tmux.from_env`'s choice)."""
+    from hail.transport.tmux import default_socket
+
+    return env.get("HAIL_SOCKET", "") or env.get("TMUX", "").split(",", 1)[0] or default_socket(env)
+
+
+def _socket_id(path: str) -> tuple[int, int] | None:
+    import stat
+
+    try:
+        st = os.stat(path) if path else None
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if st is not None and stat.S_ISSOCK(st.st_mode) else None
+
+
+class Server:
+    """The tmux server this send would talk to, told by its socket's device and inode."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.id = _socket_id(server_socket(env))
+
+    def holds(self, socket: str) -> bool:
+        """A record's server is this one (a record of another server, or of none, is not)."""
+        return self.id is not None and _socket_id(socket) == self.id
+
+
+def sessions(ctx: Ctx, mailbox: str) -> list[Native] | None:
+    """The live sessions hail's records name for `mailbox` (waiters of running Claude Code
+    processes, a Codex thread of a running TUI); None when a recorded Codex thread's TUI is not
+    known (under the daemon, until a send found it in a pane)."""
+    found = [
+        Native(None, waiter=w, pane_id=w.pane)
+        for w in presence.waiters(ctx.store)
+        if mailbox in w.mailboxes and w.client_running()
+    ]
+    threads = presence.threads(ctx.store, mailbox)
+    if threads:
+        thread = threads[0]  # older threads of the mailbox are dropped
+        if not thread.tui:
+            return None
+        if thread.runs():
+            found.append(Native(None, thread=thread, tui=thread.tui, pane_id=thread.pane))
+    return found
+
+
+def pane_elsewhere(ctx: Ctx, server: Server, seat: str) -> bool:
+    """A live waiter of this process's pane (on this server) reads another seat than `seat`."""
+    return any(
+        w.pane == ctx.pane and seat not in w.mailboxes and w.client_running()
+        for w in presence.waiters(ctx.store)
+        if server.holds(w.server)
+    )
+
+
+def by_records(ctx: Ctx, server: Server, mailbox: str, pane: str = "") -> Native | None:
+    """The one session of `mailbox` (in `pane`, for a sub-seat) when hail's records name it, its
+    pane and this tmux server, and it is between turns with a wake that works; else None, and the
+    send looks at tmux as before."""
+    found = sessions(ctx, mailbox)
+    if found is None or len(found) != 1:
+        return None  # none, unknown, or a shared seat: tmux tells
+    (only,) = found
+    record = only.waiter or only.thread
+    if record is None or not only.pane_id or not server.holds(record.server):
+        return None
+    if pane and only.pane_id != pane:
+        return None
+    if only.waiter is not None and not wakes(ctx, only.waiter):
+        return None
+    return only if between_turns(ctx, only, mailbox) else None
 
 
 def between_turns(ctx: Ctx, native: Native, mailbox: str) -> bool:
@@ -116,6 +209,8 @@ def route_of(ctx: Ctx, pane: Pane, mailbox: str) -> str:
     Claude Code waiter listens), `queue` (its Codex thread is known), `hooks` (a turn runs: its
     PostToolUse and Stop hooks carry the mail), `plugin` (opencode wakes itself), else `type` (into
     an idle, empty composer)."""
+    from hail.transport.wake import NATIVE_WAKE
+
     if pane.agent in NATIVE_WAKE:
         return "plugin"
     found = find(ctx, pane, mailbox)
@@ -128,7 +223,7 @@ def route_of(ctx: Ctx, pane: Pane, mailbox: str) -> str:
 
 def route_line(native: Native, mailbox: str) -> str:
     """What the send says once the native wake is done."""
-    pane = native.pane.id
+    pane = native.pane_id
     if native.waiter is not None:
         return f"woken: {mailbox}'s session in {pane} takes it in a turn of its own; nothing typed"
     if native.thread is not None and not native.thread.daemon:
