@@ -212,6 +212,12 @@ def route_cell(scene: Scene) -> str:
     return row[head.index("ROUTE") :].split()[0]
 
 
+def thread_id_now() -> str:
+    """A Codex thread id (a UUIDv7) created now."""
+    ms = f"{int(time.time() * 1000):012x}"
+    return f"{ms[:8]}-{ms[8:]}-7e91-a994-a12591cb9434"
+
+
 @pytest.mark.parametrize("server", [False, True], ids=["surveyed", "by-records"])
 def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene, server: bool) -> None:
     """A thread on record whose TUI is the pane's Codex, but `codex queue` fails (the stand-in's
@@ -225,12 +231,12 @@ def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene, server: boo
     store = Store(str(scene.state))
     Path(presence.directory(store)).mkdir(parents=True)
     thread = presence.Thread(
-        "01a23222-0086-7e91-a994-a12591cb9434",
+        thread_id_now(),
         "worker",
-        daemon=False,
-        tui=tui,
-        tui_start=presence.process_start(tui),
-        pane=scene.recv,
+        daemon=True,
+        tui=tui if server else 0,  # under the daemon a send writes the TUI in
+        tui_start=presence.process_start(tui) if server else "",
+        pane=scene.recv if server else "",
         since=time.time(),
         server=scene.socket if server else "",
     )
@@ -262,7 +268,9 @@ def test_a_send_that_asks_for_typing_types_even_with_a_waiter(
 def imported(err: str) -> set[str]:
     """The modules a run imported, from its `-X importtime` lines on stderr."""
     return {
-        line.rsplit("|", 1)[1].strip() for line in err.splitlines() if line.startswith("import time:")
+        line.rsplit("|", 1)[1].strip()
+        for line in err.splitlines()
+        if line.startswith("import time:")
     }
 
 
@@ -323,3 +331,33 @@ def test_a_record_of_another_tmux_server_is_not_taken_without_a_survey(
     assert sent.rc == 0, sent.err
     assert "hail: woken:" in said(sent.err)
     assert "libtmux" in imported(sent.err), "surveyed"
+
+
+def test_a_codex_without_its_daemon_has_its_empty_composer_typed_into(scene: Scene) -> None:
+    """Without its daemon Codex reads its queue every 10 s: its idle, empty composer is typed into
+    instead, and no `codex queue` runs (the stand-in's would fail)."""
+    scene.env["HAIL_AGENT_COMMANDS"] = "codex"
+    exe = script_command(scene.root, "codex", COMPOSER, "codex")
+    scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
+    assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
+    tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
+    store = Store(str(scene.state))
+    Path(presence.directory(store)).mkdir(parents=True)
+    thread = presence.Thread(
+        thread_id_now(),
+        "worker",
+        False,
+        tui,
+        presence.process_start(tui),
+        scene.recv,
+        time.time(),
+        scene.socket,
+    )
+    (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
+    scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "type into the empty composer")
+
+    assert sent.rc == 0, sent.err
+    assert sent.err == f"hail: typed: into {scene.recv}\n", "no queue was tried"
+    assert f"SUBMITTED [hail kind:ask from:boss/{scene.sender}" in scene.screen(scene.recv)

@@ -532,7 +532,7 @@ def wake_and_report(
 
     result = attempt(verdict)
     if result.native:
-        return _wake_by_plugin(ctx, to, pane, msg_id)
+        return _wake_by_plugin(ctx, to, pane.agent or "", pane.id, msg_id)
     if result.busy and hooks_live(ctx, to.mailbox):
         settled = screen_after_turn_end(ctx, tmux, pane.id, to.mailbox, msg_id)
         if settled is not None:
@@ -570,7 +570,12 @@ def native_and_report(
     from hail.transport import native as routes
 
     tmux, found = where
+    if found.plugin is not None:
+        return _wake_by_plugin(ctx, to, "opencode", found.pane_id, msg_id)
     if routes.between_turns(ctx, found, to.mailbox):
+        typed = _type_for_no_daemon(ctx, args, kind, to, msg_id, line, (tmux, found))
+        if typed is not None:
+            return typed
         if found.waiter is not None:
             routes.wake_waiter(ctx, found.waiter, to.mailbox)
             note(routes.route_line(found, to.mailbox))
@@ -600,6 +605,33 @@ def native_and_report(
             "the dialog is answered",
         )
     # No Stop ended the turn (the person interrupted it) or the queue failed: the screen decides.
+    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, pane, verdict))
+
+
+def _type_for_no_daemon(
+    ctx: Ctx,
+    args: SendArgs,
+    kind: str,
+    to: Route,
+    msg_id: str,
+    line: str,
+    where: tuple[Tmux | None, Native],
+) -> int | None:
+    """A Codex without its daemon reads its queue only every 10 s: into its idle, empty composer
+    the envelope is typed instead (under a second), as before the native routes. None, and the
+    queue takes it, over anything else: a person's draft is never typed over."""
+    tmux, found = where
+    if found.thread is None or found.thread.daemon:
+        return None
+    tmux, pane = surveyed(ctx, tmux, found)
+    if tmux is None or pane is None:
+        return None
+    from hail.transport import screen
+    from hail.transport.wake import read_screen
+
+    verdict = read_screen(tmux, pane.id)
+    if verdict is None or verdict.state != screen.IDLE:
+        return None
     return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, pane, verdict))
 
 
@@ -635,20 +667,20 @@ def _queue(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native
 WAKE_MARK = "wake"
 
 
-def _wake_by_plugin(ctx: Ctx, to: Route, pane: Pane, msg_id: str) -> int:
+def _wake_by_plugin(ctx: Ctx, to: Route, agent: str, pane: str, msg_id: str) -> int:
     """An agent that wakes itself (opencode): leave the mark its plugin watches for."""
     if not hooks_live(ctx, to.mailbox):
-        return report_not_woken(ctx, to, "typed", native_reason(pane))
+        return report_not_woken(ctx, to, "typed", native_reason(agent, pane))
     # The plugin watches for this mark, not for new mail: a quiet fyi, a capped or --no-wake send
     # files mail without it, and so wakes nobody.
     fs.write_atomic(os.path.join(ctx.store.mailbox(to.mailbox).path, WAKE_MARK), msg_id)
-    note(f"woken by its plugin: {pane.agent} in {pane.id} takes it when its session is idle")
+    note(f"woken by its plugin: {agent} in {pane} takes it when its session is idle")
     return 0
 
 
-def native_reason(pane: Pane) -> str:
+def native_reason(agent: str, pane: str) -> str:
     return (
-        f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin has not run for this"
+        f"{agent} in {pane} wakes itself on new mail, but hail's plugin has not run for this"
         " seat in 7 days: run hail setup, then restart it"
     )
 

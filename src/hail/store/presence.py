@@ -136,11 +136,11 @@ class Waiter:
         "mailboxes",
         "pane",
         "pid",
+        "server",
         "session",
         "since",
         "start",
         "state",
-        "server",
     )
 
     def __init__(
@@ -419,3 +419,76 @@ def learn_thread(store: Store, thread: Thread, pane: str, server: str, tui: int)
         return
     thread.pane, thread.server, thread.tui, thread.tui_start = pane, server, tui, process_start(tui)
     fs.write_atomic(path, thread.text())
+
+
+# --- opencode plugins -----------------------------------------------------------------------------
+
+
+class Plugin:
+    """An opencode process whose hail plugin ran hail's prompt hook: its mailbox, pane and server.
+    The plugin wakes its own session on the wake mark; the record only lets a send skip tmux."""
+
+    __slots__ = ("mailbox", "pane", "pid", "server", "start")
+
+    def __init__(self, pid: int, start: str, mailbox: str, pane: str, server: str) -> None:
+        self.pid = pid
+        self.start = start
+        self.mailbox = mailbox
+        self.pane = pane
+        self.server = server
+
+    def __repr__(self) -> str:
+        return f"Plugin({self.pid}, {self.mailbox!r}, {self.pane!r})"
+
+    def runs(self) -> bool:
+        return is_running(self.pid, self.start)
+
+    def text(self) -> str:
+        from hail.store.records import render_record
+
+        return render_record(
+            [
+                ("opencode", str(self.pid)),
+                ("opencode-start", self.start),
+                ("mailbox", self.mailbox),
+                ("pane", self.pane),
+                ("server", self.server),
+            ]
+        )
+
+
+def read_plugin(path: str) -> Plugin | None:
+    text = fs.read_text(path)
+    if not text:
+        return None
+    from hail.store.records import parse_record
+
+    r = parse_record(text)
+    pid, mailbox = _int(r.get("opencode", "")), r.get("mailbox", "")
+    if not pid or not mailbox:
+        return None
+    return Plugin(pid, r.get("opencode-start", ""), mailbox, r.get("pane", ""), r.get("server", ""))
+
+
+def plugins(store: Store, mailbox: str) -> list[Plugin]:
+    """The opencode processes on record for `mailbox`, whatever their state."""
+    base = directory(store)
+    found = [
+        read_plugin(os.path.join(base, n)) for n in fs.list_names(base) if n[:9] == "opencode-"
+    ]
+    return [p for p in found if p is not None and p.mailbox == mailbox]
+
+
+def note_plugin(store: Store, mailbox: str, env: Mapping[str, str]) -> None:
+    """Record the opencode process that ran this hook (its plugin spawns hail directly) the first
+    time it does (one stat on every later call), and drop the mailbox's records of ended ones."""
+    pid = os.getppid()
+    path = os.path.join(directory(store), f"opencode-{pid}")
+    if os.path.exists(path):
+        return
+    for old in plugins(store, mailbox):
+        if not old.runs():
+            fs.remove_quietly(os.path.join(directory(store), f"opencode-{old.pid}"))
+    plugin = Plugin(pid, process_start(pid), mailbox, env.get("TMUX_PANE", ""), tmux_server(env))
+    fs.make_dirs(directory(store))
+    fs.write_atomic(path, plugin.text())

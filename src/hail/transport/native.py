@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from hail.context import Ctx
-    from hail.store.presence import Thread, Waiter
+    from hail.store.presence import Plugin, Thread, Waiter
     from hail.transport.panes import Pane
 
 WOKEN = "woken"
@@ -34,7 +34,7 @@ class Native:
     """A live native route to one pane's session: its waiter, or its Codex thread and TUI. `pane`
     is the surveyed pane, None when the route was found by hail's records alone (`by_records`)."""
 
-    __slots__ = ("pane", "pane_id", "thread", "tui", "waiter")
+    __slots__ = ("pane", "pane_id", "plugin", "thread", "tui", "waiter")
 
     def __init__(
         self,
@@ -43,12 +43,15 @@ class Native:
         thread: Thread | None = None,
         tui: int = 0,
         pane_id: str = "",
+        plugin: Plugin | None = None,
     ) -> None:
         self.pane = pane
         self.pane_id = pane.id if pane is not None else pane_id
         self.waiter = waiter
         self.thread = thread
         self.tui = tui
+        #: An opencode process whose plugin wakes its own session (found by the records only).
+        self.plugin = plugin
 
     def __repr__(self) -> str:
         return f"Native({self.pane_id!r}, {self.waiter!r}, {self.thread!r})"
@@ -144,11 +147,17 @@ class Server:
 def sessions(ctx: Ctx, mailbox: str) -> list[Native] | None:
     """The live sessions hail's records name for `mailbox` (waiters of running Claude Code
     processes, a Codex thread of a running TUI); None when a recorded Codex thread's TUI is not
-    known (under the daemon, until a send found it in a pane)."""
+    known (under the daemon, until a send found it in a pane). opencode processes whose plugin
+    ran hail's hooks are among them."""
     found = [
         Native(None, waiter=w, pane_id=w.pane)
         for w in presence.waiters(ctx.store)
         if mailbox in w.mailboxes and w.client_running()
+    ]
+    found += [
+        Native(None, plugin=p, pane_id=p.pane)
+        for p in presence.plugins(ctx.store, mailbox)
+        if p.runs()
     ]
     threads = presence.threads(ctx.store, mailbox)
     if threads:
@@ -177,11 +186,13 @@ def by_records(ctx: Ctx, server: Server, mailbox: str, pane: str = "") -> Native
     if found is None or len(found) != 1:
         return None  # none, unknown, or a shared seat: tmux tells
     (only,) = found
-    record = only.waiter or only.thread
+    record = only.waiter or only.thread or only.plugin
     if record is None or not only.pane_id or not server.holds(record.server):
         return None
     if pane and only.pane_id != pane:
         return None
+    if only.plugin is not None:
+        return only  # the plugin itself waits for its session to be idle
     if only.waiter is not None and not wakes(ctx, only.waiter):
         return None
     return only if between_turns(ctx, only, mailbox) else None
@@ -197,11 +208,13 @@ def wake_waiter(ctx: Ctx, waiter: Waiter, mailbox: str) -> None:
     signal the waiter so it looks now. A fired waiter's wake is already on its way."""
     presence.ask_wake(ctx.store.mailbox(mailbox))
     if waiter.listening():
-        import contextlib
-        import signal
+        # The number alone, from the builtin module: `signal` would cost every send its enums.
+        from _signal import SIGUSR1  # type: ignore[import-not-found]
 
-        with contextlib.suppress(OSError):  # it just ended: the next waiter sees the mark
-            os.kill(waiter.pid, signal.SIGUSR1)
+        try:  # noqa: SIM105 (contextlib would cost an import too)
+            os.kill(waiter.pid, SIGUSR1)
+        except OSError:
+            pass  # it just ended: the next waiter sees the mark
 
 
 def route_of(ctx: Ctx, pane: Pane, mailbox: str) -> str:
