@@ -488,9 +488,12 @@ def _native_first(
     typing). Nothing is typed on it, so a dialog does not refuse the send."""
     if pane is None or tmux is None or args.no_submit:
         return None
-    from hail.transport.native import find
+    from hail.transport.native import find, learn
 
-    return find(ctx, pane, mailbox)
+    found = find(ctx, pane, mailbox)
+    if found is not None:
+        learn(ctx, found)
+    return found
 
 
 def _look_first(tmux: Tmux | None, pane: Pane | None) -> Verdict | None:

@@ -101,11 +101,16 @@ def find(ctx: Ctx, pane: Pane, mailbox: str) -> Native | None:
 
         found = live_thread(ctx, pane, mailbox)
         if found is not None:
-            thread, tui = found
-            if thread.daemon and thread.tui != tui:
-                presence.learn_thread(ctx.store, thread, pane.id, server_socket(ctx.env), tui)
-            return Native(pane, thread=thread, tui=tui)
+            return Native(pane, thread=found[0], tui=found[1])
     return None
+
+
+def learn(ctx: Ctx, found: Native) -> None:
+    """A send that found a Codex thread under the daemon in its pane writes the pane, its server
+    and the TUI into the thread's record: the next send needs no survey."""
+    thread = found.thread
+    if thread is not None and thread.daemon and thread.tui != found.tui:
+        presence.learn_thread(ctx.store, thread, found.pane_id, server_socket(ctx.env), found.tui)
 
 
 # --- by hail's records alone -------------------------------------------------------------------
@@ -196,6 +201,12 @@ def by_records(ctx: Ctx, server: Server, mailbox: str, pane: str = "") -> Native
     if only.waiter is not None and not wakes(ctx, only.waiter):
         return None
     return only if between_turns(ctx, only, mailbox) else None
+
+
+def find_daemon(ctx: Ctx, pane: Pane, mailbox: str) -> bool:
+    """Whether the pane's Codex, on record, runs under Codex's shared daemon (True when unknown)."""
+    found = find(ctx, pane, mailbox)
+    return found is None or found.thread is None or found.thread.daemon
 
 
 def between_turns(ctx: Ctx, native: Native, mailbox: str) -> bool:
