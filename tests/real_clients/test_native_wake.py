@@ -124,6 +124,25 @@ def test_an_idle_agent_gets_an_ask_with_nothing_typed(world: World, kind: str) -
     if kind == "claude":
         eventually(lambda: waiter_record(world, agent) or None, "the next turn's waiter listens")
         assert len(world.waiters()) == 1
+    if kind == "codex-daemon":
+        next_send_by_the_record(world, agent)
+
+
+def next_send_by_the_record(world: World, agent: Agent) -> None:
+    """The first send surveyed tmux and wrote the TUI's pane and server into the thread's record:
+    the next one queues from the record alone."""
+    record = thread_record(world)
+    assert record is not None and record["pane"] == agent.pane and record["tui"], record
+    fake = world.fake_for(agent)
+    sent_at = time.time()
+    sent = world.send("worker", "a second ask", "BODY-NATIVE-2")
+    sent_done = time.time()
+    assert sent.rc == 0 and sent.err == route_note("codex-daemon", agent.pane), sent
+    turn = eventually(lambda: first_delivery(fake, sent.id), "the second body reached the model")
+    print(
+        f"FIGURE native-idle codex-daemon, by the record: {turn['t'] - sent_at:.2f} s from send "
+        f"to model (the send {sent_done - sent_at:.2f} s)"
+    )
 
 
 def composer_line(agent: Agent) -> str:

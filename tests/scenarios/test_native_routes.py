@@ -5,6 +5,7 @@ screen only decides a turn the records say is running."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -361,3 +362,59 @@ def test_a_codex_without_its_daemon_has_its_empty_composer_typed_into(scene: Sce
     assert sent.rc == 0, sent.err
     assert sent.err == f"hail: typed: into {scene.recv}\n", "no queue was tried"
     assert f"SUBMITTED [hail kind:ask from:boss/{scene.sender}" in scene.screen(scene.recv)
+
+
+def test_a_queued_send_goes_by_the_records_with_no_tmux_library(scene: Scene) -> None:
+    """A Codex thread under the daemon whose TUI, pane and server a survey wrote in: the next send
+    queues on it from the record alone, never importing libtmux. The stand-in's binary is the
+    interpreter, so its `codex queue …` runs the seat's `queue` script, which keeps its arguments."""
+    scene.env["HAIL_AGENT_COMMANDS"] = "codex"
+    seat = scene.seat_dir("worker")
+    (seat / "queue").write_text(
+        "import pathlib, sys\npathlib.Path('queued.txt').write_text(' '.join(sys.argv[1:]))\n"
+    )
+    exe = script_command(scene.root, "codex", COMPOSER, "codex")
+    scene.respawn(scene.recv, seat, f"exec '{exe}'")
+    assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
+    tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
+    store = Store(str(scene.state))
+    Path(presence.directory(store)).mkdir(parents=True)
+    thread = presence.Thread(thread_id_now(), "worker", True, since=time.time())
+    (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
+    scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+    first = scene.as_pane(scene.sender, "worker", "ask", "the survey finds its TUI")
+    assert first.rc == 0 and "hail: queued:" in first.err, first.err
+    (learned,) = presence.threads(store)
+    assert (learned.tui, learned.pane, learned.server) == (tui, scene.recv, scene.socket)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "from the record", prefix=IMPORTTIME)
+
+    assert sent.rc == 0, sent.err
+    assert said(sent.err) == (
+        f"hail: queued: Codex in {scene.recv} takes it as its next prompt; nothing typed\n"
+    )
+    assert not {"libtmux", "hail.transport.panes", "hail.transport.wake"} & imported(sent.err)
+    queued = (seat / "queued.txt").read_text()
+    assert queued.startswith(f"--thread {thread.id} --message [hail kind:ask from:boss/"), queued
+    assert f"id:{sent.id}]" in queued
+
+
+def test_an_opencode_plugins_send_goes_by_the_records_with_no_tmux_library(scene: Scene) -> None:
+    """The plugin's prompt hook records its opencode process (the hook's parent: here this test's
+    process) with its pane and server; a send to that seat leaves the wake mark from the record
+    alone."""
+    hook_env = {"TMUX": f"{scene.socket},1,0"}
+    hooked = scene.as_pane(scene.recv, "deliver", "--format", "opencode", stdin="{}", env=hook_env)
+    assert hooked.rc == 0, hooked
+    store = Store(str(scene.state))
+    (plugin,) = presence.plugins(store, "worker")
+    assert (plugin.pid, plugin.pane, plugin.server) == (os.getpid(), scene.recv, scene.socket)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "are you there?", prefix=IMPORTTIME)
+
+    assert sent.rc == 0, sent.err
+    assert said(sent.err) == (
+        f"hail: woken by its plugin: opencode in {scene.recv} takes it when its session is idle\n"
+    )
+    assert not {"libtmux", "hail.transport.panes", "hail.transport.wake"} & imported(sent.err)
+    assert (scene.state / "seats" / "worker" / "wake").read_text() == sent.id
