@@ -356,6 +356,7 @@ def test_a_codex_without_its_daemon_has_its_empty_composer_typed_into(scene: Sce
     )
     (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
     scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+    assert route_cell(scene) == "queue-10s", "seats says its queue is read every 10 s"
 
     sent = scene.as_pane(scene.sender, "worker", "ask", "type into the empty composer")
 
