@@ -419,3 +419,27 @@ def test_an_opencode_plugins_send_goes_by_the_records_with_no_tmux_library(scene
     )
     assert not {"libtmux", "hail.transport.panes", "hail.transport.wake"} & imported(sent.err)
     assert (scene.state / "seats" / "worker" / "wake").read_text() == sent.id
+
+
+def test_a_record_of_an_ended_claude_is_not_taken(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    """A waiter record naming this pane and server whose Claude Code process has ended: the send
+    surveys tmux, and the pane's own Claude, which has no waiter, is typed into."""
+    claude(scene, claude_factory)
+    ended = subprocess.Popen(["sleep", "60"])
+    start = presence.process_start(ended.pid)
+    ended.kill()
+    ended.wait()
+    store = Store(str(scene.state))
+    record = presence.Waiter(
+        ended.pid, start, ended.pid, start, ["worker"], scene.recv, server=scene.socket
+    )
+    presence.write_waiter(store, record)
+    scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "for the live one", prefix=IMPORTTIME)
+
+    assert "woken" not in said(sent.err), sent.err
+    assert "libtmux" in imported(sent.err), "surveyed"
+    assert f"hail: typed: into {scene.recv}" in said(sent.err)
