@@ -17,7 +17,7 @@ from hail.transport.tmux import SocketError, Tmux, TmuxError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from hail.transport.native import Native, Server
+    from hail.transport.native import Native, Records
     from hail.transport.panes import Pane, Panes
 
 
@@ -223,31 +223,29 @@ def by_records(ctx: Ctx, addr: Addr, seat: Seat) -> tuple[Sender, Route, Native]
         return None  # a pane target: tmux resolves it
     if not addr.sub and not ctx.store.mailbox(addr.seat).exists():
         return None
-    server = native.Server(ctx.env)
-    found = native.by_records(ctx, server, addr.mailbox, addr.pane if addr.sub else "")
+    records = native.Records(ctx)
+    found = native.by_records(ctx, records, addr.mailbox, addr.pane if addr.sub else "")
     if found is None or (addr.sub and found.waiter is None):
         return None
-    who = sender_by_records(ctx, seat, server)
+    who = sender_by_records(ctx, seat, records)
     if who is None:
         return None
     return who, Route(addr.mailbox, addr.seat, None), found
 
 
-def sender_by_records(ctx: Ctx, seat: Seat, server: Server) -> Sender | None:
+def sender_by_records(ctx: Ctx, seat: Seat, records: Records) -> Sender | None:
     """`sender` from hail's records: this process's pane signs when the records name no other
     session in its seat, and no session of its pane in another seat (`identity_split`'s case); a
     seat with another session of this pane's server, or one the records cannot place, is None."""
-    from hail.transport import native
-
     reply = ctx.reading_mailboxes(seat)[0]
     if reply != seat.name:
         return Sender(seat, reply, reply, None)
-    found = native.sessions(ctx, seat.name)
+    found = records.sessions(seat.name)
     if found is None:
         return None
     panes = [s.pane_id for s in found]
     if ctx.pane and not ctx.run_by_codex:
-        if any(p != ctx.pane for p in panes) or native.pane_elsewhere(ctx, server, seat.name):
+        if any(p != ctx.pane for p in panes) or records.pane_elsewhere(ctx.pane, seat.name):
             return None
         return Sender(seat, reply, f"{seat.name}/{ctx.pane}", None)
     if len(panes) > 1 or "" in panes:

@@ -470,13 +470,13 @@ def read_plugin(path: str) -> Plugin | None:
     return Plugin(pid, r.get("opencode-start", ""), mailbox, r.get("pane", ""), r.get("server", ""))
 
 
-def plugins(store: Store, mailbox: str) -> list[Plugin]:
-    """The opencode processes on record for `mailbox`, whatever their state."""
+def plugins(store: Store, mailbox: str | None = None) -> list[Plugin]:
+    """The opencode processes on record (for `mailbox`), whatever their state."""
     base = directory(store)
     found = [
         read_plugin(os.path.join(base, n)) for n in fs.list_names(base) if n[:9] == "opencode-"
     ]
-    return [p for p in found if p is not None and p.mailbox == mailbox]
+    return [p for p in found if p is not None and mailbox in (None, p.mailbox)]
 
 
 def note_plugin(store: Store, mailbox: str, env: Mapping[str, str]) -> None:

@@ -136,63 +136,64 @@ def _socket_id(path: str) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino) if st is not None and stat.S_ISSOCK(st.st_mode) else None
 
 
-class Server:
-    """The tmux server this send would talk to, told by its socket's device and inode."""
+class Records:
+    """hail's presence records, each read once for a send, and the tmux server the send talks to,
+    told by its socket's device and inode."""
 
-    __slots__ = ("id",)
+    __slots__ = ("plugins", "server", "threads", "waiters")
 
-    def __init__(self, env: Mapping[str, str]) -> None:
-        self.id = _socket_id(server_socket(env))
+    def __init__(self, ctx: Ctx) -> None:
+        self.server = _socket_id(server_socket(ctx.env))
+        self.waiters = presence.waiters(ctx.store)
+        self.threads = presence.threads(ctx.store)  # newest first
+        self.plugins = presence.plugins(ctx.store)
 
     def holds(self, socket: str) -> bool:
         """A record's server is this one (a record of another server, or of none, is not)."""
-        return self.id is not None and _socket_id(socket) == self.id
+        return self.server is not None and _socket_id(socket) == self.server
+
+    def sessions(self, mailbox: str) -> list[Native] | None:
+        """The live sessions the records name for `mailbox`: waiters of running Claude Code
+        processes, opencode processes whose plugin ran hail's hooks, the newest Codex thread of a
+        running TUI; None when that thread's TUI is not known (under the daemon, until a send
+        found it in a pane)."""
+        found = [
+            Native(None, waiter=w, pane_id=w.pane)
+            for w in self.waiters
+            if mailbox in w.mailboxes and w.client_running()
+        ]
+        found += [
+            Native(None, plugin=p, pane_id=p.pane)
+            for p in self.plugins
+            if p.mailbox == mailbox and p.runs()
+        ]
+        thread = next((t for t in self.threads if t.mailbox == mailbox), None)
+        if thread is not None:  # older threads of the mailbox are dropped
+            if not thread.tui:
+                return None
+            if thread.runs():
+                found.append(Native(None, thread=thread, tui=thread.tui, pane_id=thread.pane))
+        return found
+
+    def pane_elsewhere(self, pane: str, seat: str) -> bool:
+        """A live waiter of `pane` (on this server) reads another seat than `seat`."""
+        return any(
+            w.pane == pane and seat not in w.mailboxes and w.client_running()
+            for w in self.waiters
+            if self.holds(w.server)
+        )
 
 
-def sessions(ctx: Ctx, mailbox: str) -> list[Native] | None:
-    """The live sessions hail's records name for `mailbox` (waiters of running Claude Code
-    processes, a Codex thread of a running TUI); None when a recorded Codex thread's TUI is not
-    known (under the daemon, until a send found it in a pane). opencode processes whose plugin
-    ran hail's hooks are among them."""
-    found = [
-        Native(None, waiter=w, pane_id=w.pane)
-        for w in presence.waiters(ctx.store)
-        if mailbox in w.mailboxes and w.client_running()
-    ]
-    found += [
-        Native(None, plugin=p, pane_id=p.pane)
-        for p in presence.plugins(ctx.store, mailbox)
-        if p.runs()
-    ]
-    threads = presence.threads(ctx.store, mailbox)
-    if threads:
-        thread = threads[0]  # older threads of the mailbox are dropped
-        if not thread.tui:
-            return None
-        if thread.runs():
-            found.append(Native(None, thread=thread, tui=thread.tui, pane_id=thread.pane))
-    return found
-
-
-def pane_elsewhere(ctx: Ctx, server: Server, seat: str) -> bool:
-    """A live waiter of this process's pane (on this server) reads another seat than `seat`."""
-    return any(
-        w.pane == ctx.pane and seat not in w.mailboxes and w.client_running()
-        for w in presence.waiters(ctx.store)
-        if server.holds(w.server)
-    )
-
-
-def by_records(ctx: Ctx, server: Server, mailbox: str, pane: str = "") -> Native | None:
+def by_records(ctx: Ctx, records: Records, mailbox: str, pane: str = "") -> Native | None:
     """The one session of `mailbox` (in `pane`, for a sub-seat) when hail's records name it, its
     pane and this tmux server, and it is between turns with a wake that works; else None, and the
     send looks at tmux as before."""
-    found = sessions(ctx, mailbox)
+    found = records.sessions(mailbox)
     if found is None or len(found) != 1:
         return None  # none, unknown, or a shared seat: tmux tells
     (only,) = found
     record = only.waiter or only.thread or only.plugin
-    if record is None or not only.pane_id or not server.holds(record.server):
+    if record is None or not only.pane_id or not records.holds(record.server):
         return None
     if pane and only.pane_id != pane:
         return None
