@@ -1132,8 +1132,13 @@ class Scratch:
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
-def run_routes(world: World, hail: str, scratch: Path, runs: int) -> int:
-    """The send's own time on each route, to a stand-in Claude Code on a scratch tmux server."""
+#: The routes `--routes` times, in order; `bare` and `hook` are the baseline and the hook beside.
+ROUTES = ("woken", "plugin (opencode)", "busy", "typed", "not woken (--no-wake)")
+
+
+def run_routes(world: World, hail: str, scratch: Path, runs: int, python: str) -> int:
+    """The send's own time on each route, to a stand-in agent on a scratch tmux server, as wall
+    and CPU ratios to a bare interpreter start timed in the same rounds, beside the prompt hook."""
     if shutil.which("tmux") is None:
         print("bench: --routes needs tmux", file=sys.stderr)
         return 2
@@ -1143,23 +1148,48 @@ def run_routes(world: World, hail: str, scratch: Path, runs: int) -> int:
     timings: dict[str, list[tuple[float, float]]] = {}
     try:
         for _ in range(runs):
-            for route in ("woken", "busy", "typed", "not woken (--no-wake)"):
+            for route in ROUTES:
+                timings.setdefault("python -c pass", []).append(
+                    _timed([python, "-c", "pass"], server.env, world.seat_dir(SINK), server)
+                )
                 timings.setdefault(route, []).append(
                     _route_once(world, hail, server, waiters, route)
                 )
+            hook = [hail, "deliver", "--format", "claude"]
+            timings.setdefault("hook: deliver", []).append(
+                _timed(hook, server.env, world.seat_dir(SINK), server)
+            )
     finally:
         waiters.end()
         server.close()
-    print(f"the send's own time per route, {runs} runs each (a stand-in Claude Code on tmux):")
+    print_routes(timings, runs)
+    return 0
+
+
+def print_routes(timings: dict[str, list[tuple[float, float]]], runs: int) -> None:
+    bare = timings["python -c pass"]
+    bare_wall = statistics.median(w for w, _ in bare)
+    bare_cpu = statistics.median(c for _, c in bare)
+    print(f"the send's own time per route, medians of {runs} runs (a stand-in agent on tmux):")
     for route, pairs in timings.items():
         wall = statistics.median(w for w, _ in pairs)
         cpu = statistics.median(c for _, c in pairs)
-        print(f"  {route:<24} {wall:7.1f} ms wall  {cpu:6.1f} ms CPU (with its tmux and ps)")
+        print(
+            f"  {route:<24} {wall:7.1f} ms wall {wall / bare_wall:5.1f}x  "
+            f"{cpu:6.1f} ms CPU {cpu / bare_cpu:5.1f}x"
+        )
     print(
-        "  queued (Codex)           the send plus `codex queue` (0.13-0.18 s on Codex 0.171):"
+        "  queued (Codex)           the send plus `codex queue` (0.1-0.2 s on Codex 0.171):"
         " tests/real_clients/test_native_wake.py prints it"
     )
-    return 0
+
+
+def _timed(argv: list[str], env: dict[str, str], cwd: Path, server: Scratch) -> tuple[float, float]:
+    """One run of `argv`; (wall ms, CPU ms)."""
+    started = time.perf_counter_ns()
+    child = _spawn(argv, env, cwd, server.screens / "err")
+    _, _, usage = os.wait4(child, 0)
+    return (time.perf_counter_ns() - started) / 1e6, (usage.ru_utime + usage.ru_stime) * 1000
 
 
 def _route_once(
@@ -1168,7 +1198,7 @@ def _route_once(
     """One send to SINK on `route`; (wall ms, CPU ms of the send and the processes it waited for).
     Setting the route up (the pane's screen, a waiter, the turn's marks) is not timed."""
     waiters.end()
-    for record in (world.hail / "presence").glob("claude-*"):
+    for record in (world.hail / "presence").glob("[co][lp]*-*"):  # claude-*, opencode-*
         record.unlink()
     listens = route in ("woken", "busy")
     pid = server.show(BUSY_SCREEN if route == "busy" else IDLE_SCREEN, hail if listens else "")
@@ -1178,6 +1208,13 @@ def _route_once(
     record = world.hail / "presence" / f"claude-{pid}"
     if listens and not _until(lambda: "state: listening" in _text(record)):
         raise BenchError("the stand-in's waiter did not start")
+    if route.startswith("plugin"):  # the records an opencode plugin's hooks write
+        plugin = world.hail / "presence" / f"opencode-{pid}"
+        plugin.write_text(
+            f"opencode: {pid}\nopencode-start: {_proc(pid, 'stat').rsplit(')', 1)[1].split()[19]}\n"
+            f"mailbox: {SINK}\npane: {server.sink}\nserver: {server.socket}\n"
+        )
+        (world.mailbox(SINK) / "watched").touch()
     if route == "busy":
         subprocess.run(
             [hail, "deliver", "--format", "claude"],
@@ -1197,7 +1234,12 @@ def _route_once(
     wall = (time.perf_counter_ns() - started) / 1e6
     said = err.read_text()
     code = os.waitstatus_to_exitcode(status)
-    wanted = {"woken": "hail: woken:", "busy": "hail: busy:", "typed": "hail: typed:"}
+    wanted = {
+        "woken": "hail: woken:",
+        "plugin (opencode)": "hail: woken by its plugin:",
+        "busy": "hail: busy:",
+        "typed": "hail: typed:",
+    }
     if route in wanted and (code != 0 or wanted[route] not in said):
         raise BenchError(f"the {route} send exited {code}: {said.strip()}")
     if route == "woken" and not _until(lambda: "state: fired" in _text(record)):
@@ -1303,7 +1345,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.waiter:
             return run_waiter(small, hail, args.sessions, args.seconds)
         if args.routes:
-            return run_routes(small, hail, scratch, args.runs or ROUTE_RUNS)
+            return run_routes(small, hail, scratch, args.runs or ROUTE_RUNS, python)
         worlds = [small]
         if args.full or (args.large and (args.imports or args.validate)):
             worlds.append(large_world(args.cache))

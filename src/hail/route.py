@@ -17,6 +17,7 @@ from hail.transport.tmux import SocketError, Tmux, TmuxError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from hail.transport.native import Native, Records
     from hail.transport.panes import Pane, Panes
 
 
@@ -206,6 +207,50 @@ def route(ctx: Ctx, arg: str, addr: Addr, tmux: Tmux | None, panes: Panes | None
     if _is_known(ctx, panes, addr.seat):
         return _seat_route(addr.seat, panes)
     raise StateError(f"unknown seat '{arg}'{_suggest(ctx, panes, arg)} (hail seats lists them)")
+
+
+# --- by hail's records alone ------------------------------------------------------------------------
+
+
+def by_records(ctx: Ctx, addr: Addr, seat: Seat) -> tuple[Sender, Route, Native] | None:
+    """The sender, the route and the native wake of a send to a seat or sub-seat, from hail's
+    records alone, when they tell what a tmux survey would: the recipient's one live session,
+    its pane on this tmux server, between turns, and who sends [docs/transport.md "Routes"].
+    None otherwise: the send then surveys tmux as before."""
+    from hail.transport import native
+
+    if not addr.seat or (addr.pane and not addr.sub):
+        return None  # a pane target: tmux resolves it
+    if not addr.sub and not ctx.store.mailbox(addr.seat).exists():
+        return None
+    records = native.Records(ctx)
+    found = native.by_records(ctx, records, addr.mailbox, addr.pane if addr.sub else "")
+    if found is None or (addr.sub and found.waiter is None):
+        return None
+    who = sender_by_records(ctx, seat, records)
+    if who is None:
+        return None
+    return who, Route(addr.mailbox, addr.seat, None), found
+
+
+def sender_by_records(ctx: Ctx, seat: Seat, records: Records) -> Sender | None:
+    """`sender` from hail's records: this process's pane signs when the records name no other
+    session in its seat, and no session of its pane in another seat (`identity_split`'s case); a
+    seat with another session of this pane's server, or one the records cannot place, is None."""
+    reply = ctx.reading_mailboxes(seat)[0]
+    if reply != seat.name:
+        return Sender(seat, reply, reply, None)
+    found = records.sessions(seat.name)
+    if found is None:
+        return None
+    panes = [s.pane_id for s in found]
+    if ctx.pane and not ctx.run_by_codex:
+        if any(p != ctx.pane for p in panes) or records.pane_elsewhere(ctx.pane, seat.name):
+            return None
+        return Sender(seat, reply, f"{seat.name}/{ctx.pane}", None)
+    if len(panes) > 1 or "" in panes:
+        return None
+    return Sender(seat, reply, f"{seat.name}/{panes[0]}" if panes else seat.name, None)
 
 
 # --- the pane a read, type or keys target names ----------------------------------------------------

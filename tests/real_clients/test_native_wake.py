@@ -1,7 +1,8 @@
 """Native wakes on the pinned clients (docs/transport.md "Routes"): an idle agent gets an ask with
 nothing typed into its pane. Claude Code through hail's waiter (an asyncRewake hook), Codex through
-its queue, both with its default daemon and with `--no-daemon`. Each prints a FIGURE: seconds
-from the send to the model request that carried the body.
+its queue, both with its default daemon and with `--no-daemon`; a Codex without its daemon reads
+its queue only every 10 s, so its empty composer is typed into instead, and over a draft the queue
+takes it. Each prints a FIGURE: seconds from the send to the model request that carried the body.
 
 Also: a person's draft stays put and unsent, the waiter keeps to one per Claude Code process and
 ends with its client (SIGKILL included), `claude -p` is not held by it, and agents a native wake
@@ -14,6 +15,7 @@ import os
 import signal
 import statistics
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -68,7 +70,10 @@ def thread_record(world: World) -> dict[str, str] | None:
     return found[0] if found else None
 
 
-def route_note(kind: str, pane: str) -> str:
+def route_note(kind: str, pane: str, *, empty: bool = False) -> str:
+    """What the send says; a Codex without its daemon has an empty composer typed into."""
+    if kind == "codex" and empty:
+        return f"hail: typed: into {pane}\n"
     if kind == "claude":
         return f"hail: woken: worker's session in {pane} takes it in a turn of its own; nothing typed\n"
     tail = (
@@ -78,7 +83,7 @@ def route_note(kind: str, pane: str) -> str:
 
 
 def model_timeout(kind: str) -> float:
-    """Without its daemon Codex reads its queue every 10 s."""
+    """Without its daemon Codex reads its queue every 10 s (a draft keeps it on the queue)."""
     return 20 if kind == "codex" else 10
 
 
@@ -91,12 +96,10 @@ def test_an_idle_agent_gets_an_ask_with_nothing_typed(world: World, kind: str) -
     sent_done = time.time()
 
     assert sent.rc == 0, sent
-    assert sent.err == route_note(kind, agent.pane), sent
+    assert sent.err == route_note(kind, agent.pane, empty=True), sent
     message_id = sent.id
     turn = eventually(
-        lambda: first_delivery(fake, message_id),
-        "the framed body reached the model",
-        model_timeout(kind),
+        lambda: first_delivery(fake, message_id), "the framed body reached the model", 10
     )
     hook = max(float(str(c["t"])) for c in agent.hook_calls("UserPromptSubmit"))
     print(
@@ -114,7 +117,7 @@ def test_an_idle_agent_gets_an_ask_with_nothing_typed(world: World, kind: str) -
         eventually(lambda: "● hail: new mail" in agent.screen() or None, "the summary on screen")
     else:
         expected = envelope(message_id, HEADLINE, sender=f"boss/{world.boss_pane}", with_body=True)
-        assert submitted_prompt(agent, message_id) == expected, "the queued envelope, verbatim"
+        assert submitted_prompt(agent, message_id) == expected, "the envelope, verbatim"
     agent.wait_stops(1 if kind == "claude" else 2)
     assert len(delivery_tokens(fake, message_id)) == 1, "delivered exactly once"
     receipt = world.hail(["sent", message_id])
@@ -122,6 +125,33 @@ def test_an_idle_agent_gets_an_ask_with_nothing_typed(world: World, kind: str) -
     if kind == "claude":
         eventually(lambda: waiter_record(world, agent) or None, "the next turn's waiter listens")
         assert len(world.waiters()) == 1
+    if kind == "codex-daemon":
+        next_send_by_the_record(world, agent)
+
+
+def next_send_by_the_record(world: World, agent: Agent) -> None:
+    """The first send surveyed tmux and wrote the TUI's pane and server into the thread's record:
+    the next one queues from the record alone."""
+    record = thread_record(world)
+    assert record is not None and record["pane"] == agent.pane and record["tui"], record
+    fake = world.fake_for(agent)
+    sent_at = time.time()
+    sent = world.hail(
+        ["worker", "ask"],
+        stdin="a second ask\n\nBODY-NATIVE-2\n",
+        prefix=(sys.executable, "-X", "importtime"),
+    )
+    sent_done = time.time()
+    said = "".join(f"{line}\n" for line in sent.err.splitlines() if "import time:" not in line)
+    assert sent.rc == 0 and said == route_note("codex-daemon", agent.pane), sent
+    imported = {line.rsplit("|", 1)[1].strip() for line in sent.err.splitlines() if "|" in line}
+    assert "hail.commands.send" in imported, "the importtime lines were read"
+    assert not {"libtmux", "hail.transport.panes", "hail.transport.wake"} & imported, imported
+    turn = eventually(lambda: first_delivery(fake, sent.id), "the second body reached the model")
+    print(
+        f"FIGURE native-idle codex-daemon, by the record: {turn['t'] - sent_at:.2f} s from send "
+        f"to model (the send {sent_done - sent_at:.2f} s)"
+    )
 
 
 def composer_line(agent: Agent) -> str:

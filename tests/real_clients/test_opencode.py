@@ -50,11 +50,15 @@ def test_an_idle_opencode_wakes_itself_and_the_body_reaches_the_model(world: Wor
     before = len(fake.turns())
     sent_at = time.time()
     sent = world.send("worker", "please review the parser change", "BODY-OC-1 src/parse.py")
+    sent_done = time.time()
 
     assert sent.rc == 0, sent
     assert sent.err == WOKEN.format(pane=agent.pane), sent
     turn = eventually(lambda: first_delivery(fake, sent.id), "the framed body reached the model")
-    print(f"FIGURE idle opencode: {turn['t'] - sent_at:.2f} s from send to model")
+    print(
+        f"FIGURE idle opencode: {turn['t'] - sent_at:.2f} s from send to model (the send "
+        f"{sent_done - sent_at:.2f} s, then {turn['t'] - sent_done:.2f} s to the request)"
+    )
     assert fake.turns().index(turn) == before, "a new turn, started by the plugin"
     assert turn["user_text"].startswith("hail: 1 peer message, framed by token ")
     assert "BODY-OC-1 src/parse.py" in turn["user_text"]

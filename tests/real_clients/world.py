@@ -255,14 +255,15 @@ class World:
         pane: str | None = None,
         timeout: float = 60,
         extra_env: dict[str, str] | None = None,
+        prefix: tuple[str, ...] = (),
     ) -> HailRun:
         """Run hail as an agent in ``pane`` would (default: the boss shell pane), against the
-        scratch server only."""
+        scratch server only; `prefix` runs it under an interpreter's options."""
         env = dict(self.env) | {"HAIL_SOCKET": self.tmux.socket}
         env["TMUX_PANE"] = pane or self.boss_pane
         env |= extra_env or {}
         proc = subprocess.run(
-            [str(self.tool_bin / "hail"), *args],
+            [*prefix, str(self.tool_bin / "hail"), *args],
             cwd=cwd or self.seat["boss"],
             env=env,
             input=stdin,

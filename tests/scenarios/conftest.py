@@ -12,7 +12,7 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,12 +98,18 @@ class Scene(Seats):
         env: Mapping[str, str] | None = None,
         cwd: Path | None = None,
         timeout: float = 60,
+        prefix: Sequence[str] = (),
     ) -> HailRun:
         """Run the installed hail from the pane's directory with TMUX_PANE=pane; stdin /dev/null."""
         full = {**self.env, "HAIL_SOCKET": self.socket, "TMUX_PANE": pane, **(env or {})}
         full = {k: v for k, v in full.items() if v is not None}
         return self.run(
-            *args, cwd=cwd or self.pane_path(pane), env=full, stdin=stdin, timeout=timeout
+            *args,
+            cwd=cwd or self.pane_path(pane),
+            env=full,
+            stdin=stdin,
+            timeout=timeout,
+            prefix=prefix,
         )
 
     def run(
@@ -113,9 +119,10 @@ class Scene(Seats):
         env: Mapping[str, str] | None = None,
         stdin: str | bytes | None = None,
         timeout: float = 60,
+        prefix: Sequence[str] = (),
     ) -> HailRun:
         env = env if env is not None else {**self.env, "HAIL_SOCKET": self.socket}
-        proc = run_hail(*args, cwd=cwd, env=env, stdin=stdin, timeout=timeout)
+        proc = run_hail(*args, cwd=cwd, env=env, stdin=stdin, timeout=timeout, prefix=prefix)
         return HailRun(list(args), proc.returncode, proc.stdout, proc.stderr)
 
     # --- state ----------------------------------------------------------------------------------

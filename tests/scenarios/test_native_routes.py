@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,6 +81,7 @@ class Claude:
         env = {
             **self.scene.env,
             "CLAUDE_PID": str(self.pid),
+            "TMUX": f"{self.scene.socket},1,0",  # as tmux sets it in its panes
             "TMUX_PANE": self.scene.recv,
             **INTERACTIVE,
         }
@@ -237,10 +239,17 @@ def route_cell(scene: Scene) -> str:
     return row[head.index("ROUTE") :].split()[0]
 
 
-def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
-    """A thread on record whose TUI is the pane's Codex, but the queue cannot run (the stand-in's
-    binary is an interpreter, which hail never runs): the envelope is typed into the idle composer
-    instead."""
+def thread_id_now() -> str:
+    """A Codex thread id (a UUIDv7) created now."""
+    ms = f"{int(time.time() * 1000):012x}"
+    return f"{ms[:8]}-{ms[8:]}-7e91-a994-a12591cb9434"
+
+
+@pytest.mark.parametrize("server", [False, True], ids=["surveyed", "by-records"])
+def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene, server: bool) -> None:
+    """A thread on record whose TUI is the pane's Codex, but `codex queue` fails (the stand-in's
+    binary is an interpreter): the envelope is typed into the idle composer instead, whether the
+    route came from a survey or from the record alone (then the pane is surveyed to type)."""
     scene.env["HAIL_AGENT_COMMANDS"] = "codex"
     exe = script_command(scene.root, "codex", COMPOSER, "codex")
     scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
@@ -249,13 +258,14 @@ def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
     store = Store(str(scene.state))
     Path(presence.directory(store)).mkdir(parents=True)
     thread = presence.Thread(
-        "01a23222-0086-7e91-a994-a12591cb9434",
+        thread_id_now(),
         "worker",
-        daemon=False,
-        tui=tui,
-        tui_start=hails_backend().start(tui),
-        pane=scene.recv,
+        daemon=True,
+        tui=tui if server else 0,  # under the daemon a send writes the TUI in
+        tui_start=hails_backend().start(tui) if server else "",
+        pane=scene.recv if server else "",
         since=time.time(),
+        server=scene.socket if server else "",
     )
     (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
     scene.as_pane(scene.recv, "brief", "--hook")  # between turns
@@ -309,3 +319,149 @@ def test_a_forged_waiter_record_naming_another_process_is_never_signalled(
     finally:
         other.kill()
         other.wait()
+
+
+def imported(err: str) -> set[str]:
+    """The modules a run imported, from its `-X importtime` lines on stderr."""
+    return {
+        line.rsplit("|", 1)[1].strip()
+        for line in err.splitlines()
+        if line.startswith("import time:")
+    }
+
+
+def said(err: str) -> str:
+    return "".join(line + "\n" for line in err.splitlines() if not line.startswith("import time:"))
+
+
+#: The installed hail run by its own interpreter with `-X importtime`: every module it imports is
+#: named on stderr.
+IMPORTTIME = (sys.executable, "-X", "importtime")
+
+
+def test_a_woken_send_goes_by_the_records_with_no_tmux_library(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    """The waiter's record names its pane and tmux server: the send reads no screen, surveys no
+    pane and never imports libtmux (docs/transport.md "Routes")."""
+    c = claude(scene, claude_factory)
+    waiter = c.listen()
+    (record,) = presence.waiters(Store(str(scene.state)))
+    assert (record.pane, record.server) == (scene.recv, scene.socket)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "are the tests green", prefix=IMPORTTIME)
+
+    assert sent.rc == 0, sent.err
+    assert said(sent.err) == (
+        f"hail: woken: worker's session in {scene.recv} takes it in a turn of its own; nothing "
+        "typed\n"
+    )
+    modules = imported(sent.err)
+    assert "hail.commands.send" in modules, "the import lines are read"
+    assert not {"libtmux", "hail.transport.panes", "hail.transport.wake"} & modules, modules
+    assert waiter.wait(5) == 2, "the waiter woke its session"
+    filed = (scene.state / "seats" / "worker" / "new" / f"{sent.id}.md").read_text()
+    assert filed.startswith(f"from: boss/{scene.sender}\n"), "signed as a survey would sign it"
+
+
+def test_a_record_of_another_tmux_server_is_not_taken_without_a_survey(
+    scene: Scene, claude_factory: list[Claude], tmp_path: Path
+) -> None:
+    """A record naming another server (a socket of the same path recreated by a new server has
+    another inode) is checked against a survey: here the pane's process is the record's, so the
+    survey still wakes it."""
+    import socket
+
+    c = claude(scene, claude_factory)
+    c.listen()
+    store = Store(str(scene.state))
+    (record,) = presence.waiters(store)
+    other = socket.socket(socket.AF_UNIX)
+    other.bind(str(tmp_path / "other"))
+    try:
+        record.server = str(tmp_path / "other")
+        presence.write_waiter(store, record)
+        sent = scene.as_pane(scene.sender, "worker", "ask", "which server", prefix=IMPORTTIME)
+    finally:
+        other.close()
+    assert sent.rc == 0, sent.err
+    assert "hail: woken:" in said(sent.err)
+    assert "libtmux" in imported(sent.err), "surveyed"
+
+
+def test_a_codex_without_its_daemon_has_its_empty_composer_typed_into(scene: Scene) -> None:
+    """Without its daemon Codex reads its queue every 10 s: its idle, empty composer is typed into
+    instead, and no `codex queue` runs (the stand-in's would fail)."""
+    scene.env["HAIL_AGENT_COMMANDS"] = "codex"
+    exe = script_command(scene.root, "codex", COMPOSER, "codex")
+    scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
+    assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
+    tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
+    store = Store(str(scene.state))
+    Path(presence.directory(store)).mkdir(parents=True)
+    thread = presence.Thread(
+        thread_id_now(),
+        "worker",
+        False,
+        tui,
+        hails_backend().start(tui),
+        scene.recv,
+        time.time(),
+        scene.socket,
+    )
+    (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
+    scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+    assert route_cell(scene) == "queue-10s", "seats says its queue is read every 10 s"
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "type into the empty composer")
+
+    assert sent.rc == 0, sent.err
+    assert sent.err == f"hail: typed: into {scene.recv}\n", "no queue was tried"
+    assert f"SUBMITTED [hail kind:ask from:boss/{scene.sender}" in scene.screen(scene.recv)
+
+
+def test_an_opencode_plugins_send_goes_by_the_records_with_no_tmux_library(scene: Scene) -> None:
+    """The plugin's prompt hook records its opencode process (the hook's parent: here this test's
+    process) with its pane and server; a send to that seat leaves the wake mark from the record
+    alone."""
+    hook_env = {"TMUX": f"{scene.socket},1,0"}
+    hooked = scene.as_pane(
+        scene.recv, "deliver", "--format", "opencode", stdin='{"watching":true}', env=hook_env
+    )
+    assert hooked.rc == 0, hooked
+    store = Store(str(scene.state))
+    (plugin,) = presence.plugins(store, "worker")
+    assert (plugin.pid, plugin.pane, plugin.server) == (os.getpid(), scene.recv, scene.socket)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "are you there?", prefix=IMPORTTIME)
+
+    assert sent.rc == 0, sent.err
+    assert said(sent.err) == (
+        f"hail: woken by its plugin: opencode in {scene.recv} takes it when its session is idle\n"
+    )
+    assert not {"libtmux", "hail.transport.panes", "hail.transport.wake"} & imported(sent.err)
+    assert (scene.state / "seats" / "worker" / "wake").read_text() == sent.id
+
+
+def test_a_record_of_an_ended_claude_is_not_taken(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    """A waiter record naming this pane and server whose Claude Code process has ended: the send
+    surveys tmux, and the pane's own Claude, which has no waiter, is typed into."""
+    claude(scene, claude_factory)
+    ended = subprocess.Popen(["sleep", "60"])
+    start = hails_backend().start(ended.pid)
+    ended.kill()
+    ended.wait()
+    store = Store(str(scene.state))
+    record = presence.Waiter(
+        ended.pid, start, ended.pid, start, ["worker"], scene.recv, server=scene.socket
+    )
+    presence.write_waiter(store, record)
+    scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "for the live one", prefix=IMPORTTIME)
+
+    assert "woken" not in said(sent.err), sent.err
+    assert "libtmux" in imported(sent.err), "surveyed"
+    assert f"hail: typed: into {scene.recv}" in said(sent.err)

@@ -61,13 +61,16 @@ def test_a_codex_thread_id_carries_its_creation_time() -> None:
 
 def test_a_new_thread_of_a_mailbox_replaces_the_older(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "hail"))
-    presence.note_thread(store, ProcFs(), "worker", "01a23221-b813-7a03-a771-fbd11ef9f322", "%1")
-    presence.note_thread(store, ProcFs(), "worker", "01a23222-0086-7e91-a994-a12591cb9434", "%1")
-    presence.note_thread(store, ProcFs(), "other", "01a23222-0086-7e91-a994-a12591cb9435", "%2")
+    env = {"TMUX_PANE": "%1", "TMUX": "/tmp/tmux-1/x,123,0"}
+    procs = ProcFs()
+    presence.note_thread(store, procs, "worker", "01a23221-b813-7a03-a771-fbd11ef9f322", env)
+    presence.note_thread(store, procs, "worker", "01a23222-0086-7e91-a994-a12591cb9434", env)
+    presence.note_thread(store, procs, "other", "01a23222-0086-7e91-a994-a12591cb9435", {})
     (latest,) = presence.threads(store, "worker")
     assert latest.id == "01a23222-0086-7e91-a994-a12591cb9434"
     # This process is not Codex's daemon: it counts as the hook's own TUI, by pid and start.
     assert not latest.daemon and latest.tui == os.getppid() and latest.pane == "%1"
+    assert latest.server == "/tmp/tmux-1/x", "the pane's tmux server, from $TMUX"
     assert len(presence.threads(store)) == 2
 
 

@@ -32,7 +32,7 @@ def test_a_claude_without_a_waiter_and_a_codex_without_a_thread_are_noted(
     ]
 
 
-def test_a_waiter_on_record_and_a_thread_of_the_panes_tui_clear_the_notes(
+def test_a_waiter_and_a_thread_of_the_panes_tui_leave_only_the_no_daemon_note(
     tmp_path: Path, agents: dict[str, int]
 ) -> None:
     ctx = _ctx(tmp_path)
@@ -47,7 +47,11 @@ def test_a_waiter_on_record_and_a_thread_of_the_panes_tui_clear_the_notes(
     )
     thread.since = time.time()
     Path(presence.directory(ctx.store), f"codex-{thread.id}").write_text(thread.text())
-    assert _native_route_notes(ctx, _panes(agents)) == []
+    assert _native_route_notes(ctx, _panes(agents)) == [
+        "codex in %2 (seat b) runs without its daemon, which reads its queue every 10 s: sends type"
+        " into its empty composer (about 1 s), and over a draft queue with up to 10 s to wait. Run"
+        " codex without --no-daemon where it can start its daemon"
+    ], "only what a Codex without its daemon costs"
 
 
 def test_a_thread_of_another_tui_does_not_count(tmp_path: Path, agents: dict[str, int]) -> None:

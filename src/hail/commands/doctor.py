@@ -28,7 +28,7 @@ from hail.text import one_line
 
 if TYPE_CHECKING:
     from hail.output import Check
-    from hail.transport.panes import Panes
+    from hail.transport.panes import Pane, Panes
 
 PREFIX: dict[Check, str] = {"ok": "ok   ", "FIX": "FIX  ", "note": "note "}
 
@@ -243,7 +243,6 @@ def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
     """Agents a send can only type into [docs/transport.md "Routes"]: a Claude Code session with no
     live waiter, a Codex whose thread hail's hooks have not seen."""
     from hail.store import presence
-    from hail.transport.codex_queue import live_thread
 
     if panes is None:
         return []
@@ -265,12 +264,28 @@ def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
                 " before hail setup installed the waiter (restart it), or its waiter ended (the"
                 " next turn's end starts one)"
             )
-        elif live_thread(ctx, pane, pane.seat) is None:
-            notes.append(
-                f"{where}: its thread is unknown to hail (no prompt since hail's hooks run), so"
-                " sends type into it; once it has had a prompt, they queue on its thread"
-            )
+        else:
+            notes += _codex_note(ctx, pane, where)
     return notes
+
+
+def _codex_note(ctx: Ctx, pane: Pane, where: str) -> list[str]:
+    """A Codex whose thread hail does not know, or that runs without its daemon."""
+    from hail.transport.codex_queue import live_thread
+
+    found = live_thread(ctx, pane, pane.seat or "")
+    if found is None:
+        return [
+            f"{where}: its thread is unknown to hail (no prompt since hail's hooks run), so"
+            " sends type into it; once it has had a prompt, they queue on its thread"
+        ]
+    if found[0].daemon:
+        return []
+    return [
+        f"{where} runs without its daemon, which reads its queue every 10 s: sends type into its"
+        " empty composer (about 1 s), and over a draft queue with up to 10 s to wait. Run codex"
+        " without --no-daemon where it can start its daemon"
+    ]
 
 
 # --- steps 8–11: the mailboxes ------------------------------------------------------------------

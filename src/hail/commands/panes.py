@@ -82,11 +82,20 @@ def _seat_row(ctx: Ctx, name: str, panes: Panes | None, states: AgentStates) -> 
         name,
         _agents_cell(name, panes),
         " ".join(states.of(p) for p in agents) or "-",
-        " ".join(native.route_of(ctx, p, name) for p in agents) or "-",
+        " ".join(_route_cell(ctx, p, name) for p in agents) or "-",
         str(box.unread_count()),
         _age(ctx.now(), box.hooked_at()),
         _root_cell(ctx, name),
     ]
+
+
+def _route_cell(ctx: Ctx, pane: Pane, mailbox: str) -> str:
+    """`native.route_of`'s word; `queue-10s` for a Codex without its daemon, which reads its queue
+    every 10 s (a send types into its empty composer instead, and queues over a draft)."""
+    route = native.route_of(ctx, pane, mailbox)
+    if route == "queue" and not native.find_daemon(ctx, pane, mailbox):
+        return "queue-10s"
+    return route
 
 
 def _agents_cell(name: str, panes: Panes | None) -> str:

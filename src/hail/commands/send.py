@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from hail.route import Route, Sender
+    from hail.seat import Addr, Seat
     from hail.transport.native import Native
     from hail.transport.panes import Pane
     from hail.transport.screen import Verdict
@@ -472,21 +473,18 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     addr = parse_target(args.target)  # refused before anything is written, the binding included
     draft = _draft(kind, args, stdin_text, ctx.cap)
     seat = ctx.require_seat()
-    tmux, panes = routing.reach_or_none(ctx)
-    who = routing.sender(ctx, seat, panes)
-    split = routing.identity_split(ctx, who, panes)
-    if split:
-        warn(split)
-    to = routing.route(ctx, args.target, addr, tmux, panes)
-    if to.found is not None:  # a pane target's seat becomes known, as a directory's does
-        ctx.bind(to.found)
+    by_records = None if args.no_submit or args.no_wake else routing.by_records(ctx, addr, seat)
+    if by_records is not None:  # the records name a session between turns: no tmux call
+        who, to, tmux = by_records[0], by_records[1], None
+    else:
+        tmux, who, to = _survey_route(ctx, args.target, addr, seat)
     if kind == "release" and args.re:
         check_release(ctx, args.re)
     thread = conversation.thread_of(ctx.store, args.re, who.reply, to.mailbox)
     quiet = is_quiet(ctx, kind, to.mailbox) and not thread.is_reply  # a reply wakes its asker
     capped = not quiet and thread.capped(kind)
     wake_pane = None if args.no_wake or quiet or capped else to.wake
-    native = _native_first(ctx, args, tmux, wake_pane, to.mailbox)
+    native = by_records[2] if by_records else _native_first(ctx, args, tmux, wake_pane, to.mailbox)
     verdict = None if native is not None else _look_first(tmux, wake_pane)  # a dialog: exit 4
     letter = Letter(kind, draft, args.re or "", scope, span)
     msg_id, until = post(ctx, who, to, letter, thread.headers())
@@ -504,7 +502,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
         return report_not_woken(ctx, to, "typed", conversation.capped_reason(thread.chain))
     if args.no_wake:
         return report_not_woken(ctx, to, "typed", "--no-wake")
-    if wake_pane is None or tmux is None:
+    if native is None and (wake_pane is None or tmux is None):
         return report_not_woken(ctx, to, "typed", not_typed_reason(ctx, to, tmux))
     head = envelope.Head(
         kind, who.from_, who.reply, msg_id, draft.headline, args.re or "", scope, until
@@ -512,7 +510,25 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     line = envelope.render(head, has_body=draft.body is not None)
     if native is not None:
         return native_and_report(ctx, args, kind, to, msg_id, line, (tmux, native))
+    assert tmux is not None and wake_pane is not None
     return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, wake_pane, verdict))
+
+
+def _survey_route(
+    ctx: Ctx, target: str, addr: Addr, seat: Seat
+) -> tuple[Tmux | None, Sender, Route]:
+    """The sender and the route from a tmux survey (none when no server answers)."""
+    from hail import route as routing
+
+    tmux, panes = routing.reach_or_none(ctx)
+    who = routing.sender(ctx, seat, panes)
+    split = routing.identity_split(ctx, who, panes)
+    if split:
+        warn(split)
+    to = routing.route(ctx, target, addr, tmux, panes)
+    if to.found is not None:  # a pane target's seat becomes known, as a directory's does
+        ctx.bind(to.found)
+    return tmux, who, to
 
 
 def quiet_note(mailbox: str) -> str:
@@ -536,9 +552,12 @@ def _native_first(
     typing). Nothing is typed on it, so a dialog does not refuse the send."""
     if pane is None or tmux is None or args.no_submit:
         return None
-    from hail.transport.native import find
+    from hail.transport.native import find, learn
 
-    return find(ctx, pane, mailbox)
+    found = find(ctx, pane, mailbox)
+    if found is not None:
+        learn(ctx, found)
+    return found
 
 
 def _look_first(tmux: Tmux | None, pane: Pane | None) -> Verdict | None:
@@ -580,7 +599,7 @@ def wake_and_report(
 
     result = attempt(verdict)
     if result.native:
-        return _wake_by_plugin(ctx, to, pane, msg_id)
+        return _wake_by_plugin(ctx, to, pane.agent or "", pane.id, msg_id)
     if result.busy and hooks_live(ctx, to.mailbox):
         settled = screen_after_turn_end(ctx, tmux, pane.id, to.mailbox, msg_id)
         if settled is not None:
@@ -612,28 +631,30 @@ def native_and_report(
     to: Route,
     msg_id: str,
     line: str,
-    where: tuple[Tmux, Native],
+    where: tuple[Tmux | None, Native],
 ) -> int:
     """Wake natively when the session is between turns; else judge the turn by its screen."""
     from hail.transport import native as routes
 
     tmux, found = where
+    if found.plugin is not None:
+        return _wake_by_plugin(ctx, to, "opencode", found.pane_id, msg_id)
     if routes.between_turns(ctx, found, to.mailbox):
-        if found.waiter is not None:
-            if routes.wake_waiter(ctx, found.waiter, to.mailbox):
-                note(routes.route_line(found, to.mailbox))
-                return 0
-            failure = f"process {found.waiter.pid} is no waiter of {to.mailbox}'s Claude Code"
-        else:
-            failure = _queue(ctx, kind, to, msg_id, line, found)
+        typed = _type_for_no_daemon(ctx, args, kind, to, msg_id, line, (tmux, found))
+        if typed is not None:
+            return typed
+        failure = _wake_natively(ctx, kind, to, msg_id, line, found)
         if not failure:
             note(routes.route_line(found, to.mailbox))
             return 0
         note(f"{failure}; typing instead")
+    tmux, pane = surveyed(ctx, tmux, found)
+    if tmux is None or pane is None:
+        return report_not_woken(ctx, to, "typed", f"no tmux pane {found.pane_id} answers")
     from hail.transport import screen
     from hail.transport.wake import read_screen
 
-    verdict = read_screen(tmux, found.pane.id)
+    verdict = read_screen(tmux, pane.id)
     state = verdict.state if verdict is not None else None
     if state in (screen.BUSY, screen.QUEUED, screen.DRAFT) and hooks_live(ctx, to.mailbox):
         note(f"busy: arrives at {to.mailbox}'s next tool call or when its turn ends")
@@ -643,11 +664,60 @@ def native_and_report(
             ctx,
             to,
             "typed",
-            f"a dialog in {found.pane.id} holds its turn; it arrives with the next tool call once "
+            f"a dialog in {pane.id} holds its turn; it arrives with the next tool call once "
             "the dialog is answered",
         )
     # No Stop ended the turn (the person interrupted it) or the queue failed: the screen decides.
-    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, found.pane, verdict))
+    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, pane, verdict))
+
+
+def _wake_natively(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native) -> str:
+    """Signal the session's waiter or queue on its Codex thread; "" once done, else why not."""
+    from hail.transport import native as routes
+
+    if found.waiter is None:
+        return _queue(ctx, kind, to, msg_id, line, found)
+    if routes.wake_waiter(ctx, found.waiter, to.mailbox):
+        return ""
+    return f"process {found.waiter.pid} is no waiter of {to.mailbox}'s Claude Code"
+
+
+def _type_for_no_daemon(
+    ctx: Ctx,
+    args: SendArgs,
+    kind: str,
+    to: Route,
+    msg_id: str,
+    line: str,
+    where: tuple[Tmux | None, Native],
+) -> int | None:
+    """A Codex without its daemon reads its queue only every 10 s: into its idle, empty composer
+    the envelope is typed instead (under a second), as before the native routes. None, and the
+    queue takes it, over anything else: a person's draft is never typed over."""
+    tmux, found = where
+    if found.thread is None or found.thread.daemon:
+        return None
+    tmux, pane = surveyed(ctx, tmux, found)
+    if tmux is None or pane is None:
+        return None
+    from hail.transport import screen
+    from hail.transport.wake import read_screen
+
+    verdict = read_screen(tmux, pane.id)
+    if verdict is None or verdict.state != screen.IDLE:
+        return None
+    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, pane, verdict))
+
+
+def surveyed(ctx: Ctx, tmux: Tmux | None, found: Native) -> tuple[Tmux | None, Pane | None]:
+    """The tmux server and the route's pane, surveyed now when the route came from hail's records
+    and the screen must decide after all (a turn began meanwhile, or the queue failed)."""
+    if tmux is not None and found.pane is not None:
+        return tmux, found.pane
+    from hail import route as routing
+
+    tmux, panes = routing.reach_or_none(ctx)
+    return tmux, panes.get(found.pane_id) if panes is not None else None
 
 
 def _queue(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native) -> str:
@@ -671,13 +741,13 @@ def _queue(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native
 WAKE_MARK = "wake"
 
 
-def _wake_by_plugin(ctx: Ctx, to: Route, pane: Pane, msg_id: str) -> int:
+def _wake_by_plugin(ctx: Ctx, to: Route, agent: str, pane: str, msg_id: str) -> int:
     """An agent that wakes itself (opencode): leave the mark its plugin watches for, once a hook
     of a plugin that watches ran lately. A sub-seat made by this very send has had no hook yet:
     its seat's plugin, which watches every mailbox its pane reads, counts."""
     if not (plugin_watches(ctx, to.mailbox) or plugin_watches(ctx, to.seat)):
         hooked = hooks_live(ctx, to.mailbox) or hooks_live(ctx, to.seat)
-        return report_not_woken(ctx, to, "typed", native_reason(pane, hooked=hooked))
+        return report_not_woken(ctx, to, "typed", native_reason(agent, pane, hooked=hooked))
     # The plugin watches for this mark, not for new mail: a quiet fyi, a capped or --no-wake send
     # files mail without it, and so wakes nobody.
     mark = os.path.join(ctx.store.mailbox(to.mailbox).path, WAKE_MARK)
@@ -686,19 +756,19 @@ def _wake_by_plugin(ctx: Ctx, to: Route, pane: Pane, msg_id: str) -> int:
     except OSError as e:
         reason = f"could not leave the wake mark {mark}: {e.strerror or e}"
         return report_not_woken(ctx, to, "woken", reason)
-    note(f"woken by its plugin: {pane.agent} in {pane.id} takes it when its session is idle")
+    note(f"woken by its plugin: {agent} in {pane} takes it when its session is idle")
     return 0
 
 
-def native_reason(pane: Pane, *, hooked: bool = False) -> str:
+def native_reason(agent: str, pane: str, *, hooked: bool = False) -> str:
     if hooked:
         return (
-            f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin there does not"
+            f"{agent} in {pane} wakes itself on new mail, but hail's plugin there does not"
             " watch this mailbox (an older plugin, or its watch failed): run hail setup, then "
             "restart it"
         )
     return (
-        f"{pane.agent} in {pane.id} wakes itself on new mail, but hail's plugin has not run for this"
+        f"{agent} in {pane} wakes itself on new mail, but hail's plugin has not run for this"
         " seat in 7 days: run hail setup, then restart it"
     )
 

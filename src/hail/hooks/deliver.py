@@ -134,6 +134,8 @@ class _Run:
             ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
         if self.fmt == "codex" and self.event == "UserPromptSubmit" and not ctx.in_tool_call:
             _note_codex_thread(ctx, self.mailboxes[0], self.payload.data)
+        if self.fmt == "opencode" and not ctx.in_tool_call:
+            _note_opencode(ctx, self.mailboxes[0])
 
     def _stop_may_block(self, ctx: Ctx) -> bool:
         """Whether this Stop may make the agent go on, its streak read (`hooks/stop.py`)."""
@@ -207,6 +209,17 @@ def _note_codex_thread(ctx: Ctx, mailbox: str, payload: bytes) -> None:
         from hail.hooks.stop import session_of
         from hail.store import presence
 
-        presence.note_thread(ctx.store, ctx.procs(), mailbox, session_of(payload), ctx.pane)
+        presence.note_thread(ctx.store, ctx.procs(), mailbox, session_of(payload), ctx.env)
+    except Exception as exc:
+        protocol.log_error(ctx.store, "deliver", exc)
+
+
+def _note_opencode(ctx: Ctx, mailbox: str) -> None:
+    """Record the opencode process whose plugin runs this hook, so a send can leave its wake mark
+    with no tmux call [docs/transport.md "Routes"]; a failure here is logged and delivers as before."""
+    try:
+        from hail.store import presence
+
+        presence.note_plugin(ctx.store, ctx.procs(), mailbox, ctx.env)
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)

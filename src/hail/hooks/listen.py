@@ -112,6 +112,7 @@ def listen() -> int:
             ctx.pane,
             session_of(payload),
             since=time.time(),
+            server=presence.tmux_server(env),
         )
         return Listener(ctx, me).run()
     except Exception as exc:

@@ -8,7 +8,12 @@ Records under `presence/`, `key: value` lines (docs/files.md "Records"):
   ends, so a process has at most one. `state: listening` while it waits, `fired` once it woke its
   session.
 - `codex-<thread>`: a Codex thread seen by hail's prompt hook: its mailbox, whether its TUI runs
-  under Codex's shared daemon, and without the daemon the TUI's own pid.
+  under Codex's shared daemon, and without the daemon the TUI's own pid. Under the daemon no hook
+  names its TUI: the first send that finds the thread's TUI in a pane writes that TUI in.
+
+Each names the pane its session runs in and that pane's tmux server (`server:`, the socket a hail
+run there talks to), so a send can wake it with no tmux call, and refuses a record of another
+server (`transport/native.py`).
 
 Beside them, per mailbox, the mark `seats/<mailbox>/wake`: its mtime is the last send that asked
 a waiter to wake the agent; a waiter wakes its session only for such a send, never for mail a
@@ -28,6 +33,8 @@ from hail.store import fs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from hail.process.base import Processes
     from hail.store.maildir import Mailbox
     from hail.store.store import Store
@@ -38,6 +45,14 @@ FIRED = "fired"
 
 def directory(store: Store) -> str:
     return os.path.join(store.root, "presence")
+
+
+def tmux_server(env: Mapping[str, str]) -> str:
+    """The socket of the tmux server this process's pane is in, as a hail run here would talk to it
+    (HAIL_SOCKET, else $TMUX's): "" outside tmux, or when no pane is known."""
+    if not env.get("TMUX_PANE"):
+        return ""
+    return env.get("HAIL_SOCKET", "") or env.get("TMUX", "").split(",", 1)[0]
 
 
 # --- the wake mark --------------------------------------------------------------------------------
@@ -71,6 +86,7 @@ class Waiter:
         "mailboxes",
         "pane",
         "pid",
+        "server",
         "session",
         "since",
         "start",
@@ -88,6 +104,7 @@ class Waiter:
         session: str = "",
         state: str = LISTENING,
         since: float = 0.0,
+        server: str = "",
     ) -> None:
         self.claude = claude
         self.claude_start = claude_start
@@ -98,6 +115,7 @@ class Waiter:
         self.session = session
         self.state = state
         self.since = since
+        self.server = server
 
     def __repr__(self) -> str:
         return f"Waiter({self.claude}, {self.pid}, {self.mailboxes!r}, {self.pane!r}, {self.state})"
@@ -122,6 +140,7 @@ class Waiter:
                 ("waiter", str(self.pid)),
                 ("waiter-start", self.start),
                 ("pane", self.pane),
+                ("server", self.server),
                 ("mailboxes", " ".join(self.mailboxes)),
                 ("session", self.session),
                 ("state", self.state),
@@ -167,6 +186,7 @@ def read_waiter(path: str) -> Waiter | None:
         r.get("session", ""),
         r.get("state", ""),
         _float(r.get("since", "")),
+        r.get("server", ""),
     )
 
 
@@ -209,7 +229,7 @@ def prune_waiters(store: Store, procs: Processes) -> None:
 class Thread:
     """A Codex thread hail's prompt hook saw: its mailbox and how its TUI runs."""
 
-    __slots__ = ("daemon", "id", "mailbox", "pane", "since", "tui", "tui_start")
+    __slots__ = ("daemon", "id", "mailbox", "pane", "server", "since", "tui", "tui_start")
 
     def __init__(
         self,
@@ -220,6 +240,7 @@ class Thread:
         tui_start: str = "",
         pane: str = "",
         since: float = 0.0,
+        server: str = "",
     ) -> None:
         self.id = id
         self.mailbox = mailbox
@@ -228,6 +249,7 @@ class Thread:
         self.tui_start = tui_start
         self.pane = pane
         self.since = since
+        self.server = server
 
     def __repr__(self) -> str:
         return f"Thread({self.id!r}, {self.mailbox!r}, daemon={self.daemon}, tui={self.tui})"
@@ -243,9 +265,14 @@ class Thread:
                 ("tui", str(self.tui) if self.tui else ""),
                 ("tui-start", self.tui_start),
                 ("pane", self.pane),
+                ("server", self.server),
                 ("since", f"{self.since:.3f}"),
             ]
         )
+
+    def runs(self, procs: Processes) -> bool:
+        """Its TUI is known and still runs."""
+        return bool(self.tui) and procs.is_running(self.tui, self.tui_start)
 
 
 def is_thread_id(text: str) -> bool:
@@ -287,6 +314,7 @@ def read_thread(path: str) -> Thread | None:
         r.get("tui-start", ""),
         r.get("pane", ""),
         _float(r.get("since", "")),
+        r.get("server", ""),
     )
 
 
@@ -315,19 +343,107 @@ def codex_tui(procs: Processes, hook_parent: int) -> tuple[bool, int, str]:
     return False, hook_parent, procs.start(hook_parent)
 
 
-def note_thread(store: Store, procs: Processes, mailbox: str, thread_id: str, pane: str) -> None:
+def note_thread(
+    store: Store, procs: Processes, mailbox: str, thread_id: str, env: Mapping[str, str]
+) -> None:
     """Record a Codex thread the first time hail's prompt hook sees it (one stat on every later
-    call), and drop the older threads of its mailbox: one TUI works in a seat."""
+    call), and drop the older threads of its mailbox: one TUI works in a seat. Under the daemon the
+    hook's TMUX_PANE is another pane's: no pane is recorded then."""
     if not is_thread_id(thread_id):
         return
     path = _thread_path(store, thread_id)
     if os.path.exists(path):
         return
     daemon, tui, tui_start = codex_tui(procs, os.getppid())
-    thread = Thread(
-        thread_id, mailbox, daemon, tui, tui_start, "" if daemon else pane, since=time.time()
-    )
+    pane, server = ("", "") if daemon else (env.get("TMUX_PANE", ""), tmux_server(env))
+    thread = Thread(thread_id, mailbox, daemon, tui, tui_start, pane, time.time(), server)
     fs.make_dirs(directory(store))
     for old in threads(store, mailbox):
         fs.remove_quietly(_thread_path(store, old.id))
     fs.write_atomic(path, thread.text())
+
+
+def learn_thread(
+    store: Store, procs: Processes, thread: Thread, pane: str, server: str, tui: int
+) -> None:
+    """Write in the pane, server and TUI a send found for a thread under the daemon, so the next
+    send wakes it with no tmux call; nothing when the record was replaced meanwhile."""
+    path = _thread_path(store, thread.id)
+    if not os.path.exists(path):
+        return
+    thread.pane, thread.server, thread.tui = pane, server, tui
+    thread.tui_start = procs.start(tui)
+    fs.write_atomic(path, thread.text())
+
+
+# --- opencode plugins -----------------------------------------------------------------------------
+
+
+class Plugin:
+    """An opencode process whose hail plugin ran hail's prompt hook: its mailbox, pane and server.
+    The plugin wakes its own session on the wake mark; the record only lets a send skip tmux."""
+
+    __slots__ = ("mailbox", "pane", "pid", "server", "start")
+
+    def __init__(self, pid: int, start: str, mailbox: str, pane: str, server: str) -> None:
+        self.pid = pid
+        self.start = start
+        self.mailbox = mailbox
+        self.pane = pane
+        self.server = server
+
+    def __repr__(self) -> str:
+        return f"Plugin({self.pid}, {self.mailbox!r}, {self.pane!r})"
+
+    def runs(self, procs: Processes) -> bool:
+        return procs.is_running(self.pid, self.start)
+
+    def text(self) -> str:
+        from hail.store.records import render_record
+
+        return render_record(
+            [
+                ("opencode", str(self.pid)),
+                ("opencode-start", self.start),
+                ("mailbox", self.mailbox),
+                ("pane", self.pane),
+                ("server", self.server),
+            ]
+        )
+
+
+def read_plugin(path: str) -> Plugin | None:
+    text = fs.read_text(path)
+    if not text:
+        return None
+    from hail.store.records import parse_record
+
+    r = parse_record(text)
+    pid, mailbox = _int(r.get("opencode", "")), r.get("mailbox", "")
+    if not pid or not mailbox:
+        return None
+    return Plugin(pid, r.get("opencode-start", ""), mailbox, r.get("pane", ""), r.get("server", ""))
+
+
+def plugins(store: Store, mailbox: str | None = None) -> list[Plugin]:
+    """The opencode processes on record (for `mailbox`), whatever their state."""
+    base = directory(store)
+    found = [
+        read_plugin(os.path.join(base, n)) for n in fs.list_names(base) if n[:9] == "opencode-"
+    ]
+    return [p for p in found if p is not None and mailbox in (None, p.mailbox)]
+
+
+def note_plugin(store: Store, procs: Processes, mailbox: str, env: Mapping[str, str]) -> None:
+    """Record the opencode process that ran this hook (its plugin spawns hail directly) the first
+    time it does (one stat on every later call), and drop the mailbox's records of ended ones."""
+    pid = os.getppid()
+    path = os.path.join(directory(store), f"opencode-{pid}")
+    if os.path.exists(path):
+        return
+    for old in plugins(store, mailbox):
+        if not old.runs(procs):
+            fs.remove_quietly(os.path.join(directory(store), f"opencode-{old.pid}"))
+    plugin = Plugin(pid, procs.start(pid), mailbox, env.get("TMUX_PANE", ""), tmux_server(env))
+    fs.make_dirs(directory(store))
+    fs.write_atomic(path, plugin.text())

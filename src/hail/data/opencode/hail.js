@@ -9,8 +9,9 @@ const HAIL = "@HAIL_PROGRAM@"
 const HOOKS = @HAIL_HOOKS@
 // How long one hail command may take before its output is given up.
 const RUN_LIMIT_MS = 10000
-// Mail filed in a burst wakes the session once.
-const SETTLE_MS = 150
+// The events of one wake mark (its temporary file, its rename) wake the session once; the mail is
+// in the inbox before the mark is written, and a second look finds it claimed.
+const SETTLE_MS = 10
 
 // The mailboxes whose directories this plugin watches. Every hook payload says whether it watches
 // any, so a send says "woken by its plugin" only when a plugin that watches ran lately.
@@ -61,12 +62,15 @@ export const Hail = async ({ client, directory }) => {
     return children.has(id)
   }
 
+  const woken = new Set() // prompts of hail's own wakes: their mail is claimed and framed already
   const prompt = async (id, text) => {
     busy.add(id)
+    woken.add(text)
     try {
       await client.session.promptAsync({ path: { id }, body: { parts: [{ type: "text", text }] } })
     } catch {
       busy.delete(id)
+      woken.delete(text)
     }
   }
 
@@ -150,9 +154,14 @@ export const Hail = async ({ client, directory }) => {
         brief = run(HOOKS["session.start"], undefined, directory) // for the next new session
         if (standing) texts.push(standing)
       }
-      const payload = { session_id: id, prompt: said.join("\n"), hook_event_name: "chat.message" }
-      const mail = await run(HOOKS["chat.message"], payload, directory)
-      if (mail) texts.push(mail)
+      const prompted = said.join("\n")
+      // A wake's own prompt carries its mail: no second hail run before the model sees it (mail
+      // filed meanwhile rides the next tool call or idle).
+      if (!woken.delete(prompted)) {
+        const payload = { session_id: id, prompt: prompted, hook_event_name: "chat.message" }
+        const mail = await run(HOOKS["chat.message"], payload, directory)
+        if (mail) texts.push(mail)
+      }
       const last = parts.map((p) => p.id || "").sort().pop() || "prt_"
       texts.forEach((text, n) => {
         parts.push({
