@@ -119,9 +119,23 @@ def _whoami(call: Call) -> int:
 
 
 def _seats(call: Call) -> int:
+    seat = call.text("seat")
+    if seat is not None and seat.startswith("@"):
+        from hail.commands import remote
+
+        return remote.seats(_ctx(), _host(seat[1:]))
     from hail.commands import panes
 
-    return panes.seats(_ctx(), call.text("seat"))
+    return panes.seats(_ctx(), seat)
+
+
+def _host(text: str) -> str:
+    from hail.errors import UsageError
+    from hail.seat import is_host_name
+
+    if not is_host_name(text):
+        raise UsageError(f"'{text}' is not a host: a Host alias of your ssh config, or a host name")
+    return text
 
 
 def _watch(call: Call) -> int:
@@ -169,9 +183,20 @@ def _setup(call: Call) -> int:
 
 
 def _doctor(call: Call) -> int:
+    host = call.text("host")
+    if host is not None:
+        from hail.commands import remote
+
+        return remote.doctor(_ctx(), _host(host))
     from hail.commands import doctor
 
     return doctor.doctor(_ctx())
+
+
+def _peer(call: Call) -> int:
+    from hail.commands.peer import peer
+
+    return peer()
 
 
 def _gc(call: Call) -> int:
@@ -228,6 +253,7 @@ RUNS: dict[str, Callable[[Call], int]] = {
     "keys": _keys,
     "setup": _setup,
     "doctor": _doctor,
+    "peer": _peer,
     "gc": _gc,
     "demo": _demo,
     "version": _version,

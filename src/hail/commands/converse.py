@@ -25,6 +25,7 @@ from hail.store.message import parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import FrameType
 
     from hail.store.message import Message
@@ -64,6 +65,7 @@ def begin(ctx: Ctx, wait: waits.Wait) -> None:
         waits.live(ctx.store, ctx.now(), listed), wait, waits.settled(ctx.store)
     )
     if path is None:
+        _refuse_far_crossing(ctx, wait)
         return
     waits.stop(wait)
     holder, ask_id = path[-1]
@@ -75,6 +77,28 @@ def begin(ctx: Ctx, wait: waits.Wait) -> None:
         f"not waiting: {chain}{holder.waiter} is waiting for your reply to {ask_id}{about}, so the "
         "waits would block each other until they time out. Your own answer still arrives by your "
         f"hooks. Answer first: hail {holder_seat} fyi --re {ask_id} '<answer>'"
+    )
+
+
+def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait) -> None:
+    """A seat on another machine that waits on this waiter: refused as a local crossing is. Each
+    side writes its record before it asks, so of two waits that cross at once at worst both give
+    way, never neither [docs/conversations.md "Crossing waits"]."""
+    from hail.store import remote
+
+    if not any(remote.split_address(t)[1] for t in wait.targets):
+        return
+    from hail.commands import remote as far
+
+    found = far.crossing(ctx, wait.waiter, wait.targets)
+    if found is None:
+        return
+    waits.stop(wait)
+    target, ask_id = found
+    raise WaitCycleError(
+        f"not waiting: {target} is waiting for your reply to {ask_id}, so the waits would block "
+        "each other until they time out. Your own answer still arrives by your hooks. Answer "
+        f"first: hail {target} fyi --re {ask_id} '<answer>'"
     )
 
 
@@ -90,9 +114,11 @@ def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str,
     begin(ctx, wait)
     previous = signal.signal(signal.SIGTERM, _stop_on_term)
     found: dict[str, list[tuple[str, str]]] = {}
+    fetch = _far_fetch(ctx, wait)
     try:
         refreshed = time.monotonic()
         while True:
+            fetch()
             found = {a: conversation.replies_in_seat(ctx.store, a, seat) for a in wait.asks}
             got = [bool(found[a]) for a in wait.asks]
             left = wait.deadline - ctx.now()
@@ -105,6 +131,23 @@ def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str,
     finally:
         waits.stop(wait)
         signal.signal(signal.SIGTERM, previous)
+
+
+def _far_fetch(ctx: Ctx, wait: waits.Wait) -> Callable[[], None]:
+    """For asks to other machines: fetch the replies kept there, every REMOTE_FETCH_SECONDS."""
+    from hail.store import remote
+
+    hosts = sorted({h for h in (remote.split_address(t)[1] for t in wait.targets) if h})
+    last = [-policy.REMOTE_FETCH_SECONDS]
+
+    def fetch() -> None:
+        if hosts and time.monotonic() - last[0] >= policy.REMOTE_FETCH_SECONDS:
+            from hail.commands import remote as far
+
+            far.fetch(ctx, hosts)
+            last[0] = time.monotonic()
+
+    return fetch
 
 
 # --- printing what arrived -----------------------------------------------------------------------

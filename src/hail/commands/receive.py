@@ -36,13 +36,26 @@ def sent(ctx: Ctx, msg_ids: list[str]) -> int:
     """
     from hail.store.conversation import replies_of
 
+    far = _far_statuses(ctx, msg_ids)
     for msg_id in msg_ids:
-        line = ctx.store.status(msg_id).line()
+        line = far.get(msg_id) or ctx.store.status(msg_id).line()
         answers = [r for r, box in replies_of(ctx.store, msg_id) if ctx.store.lookup(r) == box]
         if answers:
             line += " replied " + " ".join(answers)
         emit(line if len(msg_ids) == 1 else f"{msg_id} {line}")
     return 0
+
+
+def _far_statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
+    """Receipts of the ids sent to other machines, asked of each machine [docs/seats.md
+    "Other machines"]; nothing is imported or run when none was."""
+    from hail.store import remote
+
+    if not any(remote.sent(ctx.store, i) is not None for i in msg_ids):
+        return {}
+    from hail.commands import remote as far
+
+    return far.statuses(ctx, msg_ids)
 
 
 # --- await ----------------------------------------------------------------------------------------
@@ -210,6 +223,7 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     """
     seat = ctx.seat_here()
     ctx.bind(seat)
+    _fetch_kept(ctx)
     got = _Inbox()
     try:
         _collect(ctx, seat, peek, all_, got)
@@ -234,6 +248,16 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     for path in got.claims.refused:
         note(not_yours(path))
     return 0
+
+
+def _fetch_kept(ctx: Ctx) -> None:
+    """Replies another machine kept for this one (it could not reach here) are fetched first."""
+    from hail.store import remote
+
+    if os.path.isdir(remote.sent_dir(ctx.store)):
+        from hail.commands import remote as far
+
+        far.fetch_open(ctx)
 
 
 def write_claimed(

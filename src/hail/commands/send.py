@@ -19,6 +19,7 @@ from hail.store.message import render
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from hail.commands.peer import PeerSend
     from hail.route import Route, Sender
     from hail.transport.native import Native
     from hail.transport.panes import Pane
@@ -46,6 +47,7 @@ class SendArgs:
         "kind",
         "no_submit",
         "no_wake",
+        "peer",
         "re",
         "scope",
         "span",
@@ -79,6 +81,8 @@ class SendArgs:
         self.no_wake = no_wake
         self.wait = wait
         self.wait_timeout = wait_timeout
+        #: A send from another machine (`hail peer`): its sender and the id it chose.
+        self.peer: PeerSend | None = None
 
 
 class Filed:
@@ -294,9 +298,15 @@ def write_message(ctx: Ctx, mailbox: str, msg_id: str, text: str) -> None:
 
 
 def post(
-    ctx: Ctx, who: Sender, to: Route, letter: Letter, extra: dict[str, str] | None = None
+    ctx: Ctx,
+    who: Sender,
+    to: Route,
+    letter: Letter,
+    extra: dict[str, str] | None = None,
+    given_id: str = "",
 ) -> tuple[str, str]:
-    """Reserve the id and write the message durably; returns (id, until)."""
+    """Reserve the id (`given_id`: the one a sender on another machine chose) and write the
+    message durably; returns (id, until)."""
     now = ctx.now()
     ctx.store.ensure()
     if who.reply != who.seat.name:
@@ -305,7 +315,12 @@ def post(
         # "Shared directories and sub-seats"].
         fs.make_dirs(ctx.store.mailbox(who.reply).path)
     ctx.store.check_trusted([to.mailbox])  # before anything is written for the message
-    msg_id = ctx.store.reserve_id(to.mailbox, now)
+    if given_id:
+        from hail.commands.peer import reserve
+
+        msg_id = reserve(ctx, to.mailbox, given_id)
+    else:
+        msg_id = ctx.store.reserve_id(to.mailbox, now)
     until = (
         ids.iso(now + (letter.span or policy.HOLD_DEFAULT_SECONDS)) if letter.kind == "hold" else ""
     )
@@ -407,9 +422,13 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     kind, scope, span = validate(args)
     addr = parse_target(args.target)  # refused before anything is written, the binding included
     draft = _draft(kind, args, stdin_text, ctx.cap)
-    seat = ctx.require_seat()
+    if addr.host:  # a seat on another machine: its own way, over ssh
+        from hail.commands import remote
+
+        return remote.send(ctx, args, addr, draft, filed)
+    seat = ctx.require_seat() if args.peer is None else args.peer.sender.seat
     tmux, panes = routing.reach_or_none(ctx)
-    who = routing.sender(ctx, seat, panes)
+    who = routing.sender(ctx, seat, panes) if args.peer is None else args.peer.sender
     split = routing.identity_split(ctx, who, panes)
     if split:
         warn(split)
@@ -425,11 +444,11 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     native = _native_first(ctx, args, tmux, wake_pane, to.mailbox)
     verdict = None if native is not None else _look_first(tmux, wake_pane)  # a dialog: exit 4
     letter = Letter(kind, draft, args.re or "", scope, span)
-    msg_id, until = post(ctx, who, to, letter, thread.headers())
+    msg_id, until = post(ctx, who, to, letter, thread.headers(), args.peer.id if args.peer else "")
     if thread.is_reply and args.re:
         conversation.record_reply(ctx.store, args.re, msg_id, to.mailbox)
     filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
-    if kind not in policy.CONTROL_KINDS and not quiet:
+    if kind not in policy.CONTROL_KINDS and not quiet and args.peer is None:
         record_pending(ctx, who, to, msg_id, kind, draft.headline)
     emit(f"id={msg_id}")
     flush()  # the id is out before typing starts; a closed pipe does not stop the send
