@@ -103,6 +103,7 @@ def _machine(name: str, seat: str, argv: list[str], sshd: Sshd) -> Machine:
     landing.update(
         {k: m.env[k] for k in ("HAIL_SSH", "HAIL_SSH_CONTROL_DIR", "HAIL_AGENT_COMMANDS")}
     )
+    landing["HAIL_AGENT_COMMANDS"] = "bash,cat,claude"  # a stand-in Claude Code may run there
     landing.update(
         HAIL_ENVELOPE_MAX=m.env["HAIL_ENVELOPE_MAX"], LANG="C.UTF-8", TMUX_TMPDIR=m.env["TMUX_TMPDIR"]
     )

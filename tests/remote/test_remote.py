@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hail.store import presence
+from hail.store.store import Store
 from tests.remote.conftest import Net
+from tests.scenarios.conftest import script_command
+from tests.support.entry import hail_bin
 from tests.support.ids import id_of
 from tests.support.procs import wait_until
 
@@ -19,3 +28,237 @@ def test_a_send_files_on_the_far_machine_and_its_receipt_comes_back(net: Net) ->
     receipt = net.alpha.hail("boss", "sent", msg_id)
     assert receipt.rc == 0, receipt
     assert receipt.out.strip() == "delivered"
+
+
+HOSTILE_HEADLINE = "$(touch /tmp/PWN-H) `touch /tmp/PWN-B` 'q' \"dq\" ; rm -rf x && echo hi"
+HOSTILE_BODY = (
+    "line one $(touch {canary}) `touch {canary}`\n"
+    "'single' \"double\" ; touch {canary} && touch {canary} || true\n"
+    "\n  indented\ttab | cat > {canary}\n$HOME ${{PATH}} \\ backslash\n"
+)
+
+
+def test_hostile_headlines_and_bodies_cross_byte_for_byte_with_nothing_run(net: Net) -> None:
+    canary = net.alpha.root / "canary"
+    body = HOSTILE_BODY.format(canary=canary)
+    headline = HOSTILE_HEADLINE.replace("/tmp/", f"{net.alpha.root}/")
+    sent = net.alpha.hail("boss", "worker@beta", "fyi", "--no-wake", stdin=f"{headline}\n\n{body}")
+    assert sent.rc in (0, 5), sent
+    msg_id = id_of(sent.out)
+    filed = (net.beta.state / "seats" / "worker" / "new" / f"{msg_id}.md").read_text()
+    assert f"ask: {headline}\n" in filed
+    assert filed.endswith("\n\n" + body.strip("\n") + "\n")
+    assert not canary.exists() and not list(net.alpha.root.glob("PWN-*"))
+    # Read back through the far side's own inbox: the body as sent.
+    shown = net.beta.hail("worker", "show", msg_id)
+    assert body.strip("\n").split("\n")[0] in shown.out
+    assert not canary.exists()
+
+
+def test_an_unreachable_host_is_a_clear_error_and_nothing_is_kept(net: Net) -> None:
+    net.sshd.dead_alias("gamma")
+    net.configs["alpha"].write_text("".join(net.sshd.aliases.values()))
+    refused = net.alpha.hail("boss", "worker@gamma", "ask", "are you there?")
+    assert refused.rc == 1, refused
+    assert "gamma is unreachable: the connection was refused" in refused.err
+    assert "Nothing was sent" in refused.err and refused.out == ""
+    unknown = net.alpha.hail("boss", "worker@nosuchalias", "ask", "are you there?")
+    assert unknown.rc == 1 and "nosuchalias is unreachable: its name does not resolve" in unknown.err
+    assert not (net.alpha.state / "remote").exists() or not list((net.alpha.state / "remote").iterdir())
+
+
+def test_a_host_without_hail_names_the_cause(net: Net) -> None:
+    hosts = net.alpha.root / "home" / ".config" / "hail"
+    hosts.mkdir(parents=True)
+    (hosts / "hosts").write_text("beta /nonexistent/bin/hail\n")
+    refused = net.alpha.hail("boss", "worker@beta", "ask", "anyone?")
+    assert refused.rc == 1 and "beta has no hail on its login PATH" in refused.err, refused
+    assert net.beta.new_files("worker") == []
+
+
+def _dropping_ssh(net: Net, always: bool) -> str:
+    """A HAIL_SSH that runs ssh, then exits 255 as if the connection dropped after the far side
+    answered (the first time only, unless `always`)."""
+    mark = net.alpha.root / "dropped"
+    wrapper = net.alpha.root / "dropping-ssh"
+    test = "true" if always else f'[ ! -e "{mark}" ]'
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'if {test}; then\n'
+        f'  touch "{mark}"; ssh -F "{net.configs["alpha"]}" "$@" >/dev/null; exit 255\n'
+        "fi\n"
+        f'exec ssh -F "{net.configs["alpha"]}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def test_a_dropped_connection_after_filing_files_exactly_once(net: Net) -> None:
+    sent = net.alpha.hail(
+        "boss", "worker@beta", "ask", "once only", env={"HAIL_SSH": _dropping_ssh(net, False)}
+    )
+    assert sent.rc == 0, sent
+    msg_id = id_of(sent.out)
+    assert "already holds" in sent.err and "filed once" in sent.err
+    assert net.beta.new_files("worker") == [f"{msg_id}.md"]
+
+
+def test_a_send_that_cannot_tell_whether_it_landed_says_so(net: Net) -> None:
+    wrapper = _dropping_ssh(net, True)
+    sent = net.alpha.hail("boss", "worker@beta", "ask", "did it land?", env={"HAIL_SSH": wrapper})
+    assert sent.rc == 1, sent
+    msg_id = sent.out.strip().removeprefix("id=")
+    assert f"cannot tell whether {msg_id} landed" in sent.err
+    assert f"hail sent {msg_id}" in sent.err
+    # Every attempt reached beta, and beta filed the id once.
+    assert net.beta.new_files("worker") == [f"{msg_id}.md"]
+    assert net.alpha.hail("boss", "sent", msg_id).out.strip() == "delivered"
+
+
+def _ask(net: Net, headline: str = "which port?") -> str:
+    sent = net.alpha.hail("boss", "worker@beta", "ask", headline)
+    assert sent.rc == 0, sent
+    return id_of(sent.out)
+
+
+def test_a_reply_is_pushed_to_the_askers_machine_and_wakes_the_asker(net: Net) -> None:
+    ask_id = _ask(net)
+    reply = net.beta.hail("worker", "boss@alpha", "fyi", "--re", ask_id, "port 8080")
+    assert reply.rc == 0, reply
+    reply_id = id_of(reply.out)
+    assert net.alpha.new_files("boss") == [f"{reply_id}.md"]
+    envelope = f"from:worker@beta id:{reply_id}"
+    assert wait_until(lambda: envelope in net.alpha.screen(), 10), net.alpha.screen()
+    receipt = net.alpha.hail("boss", "sent", ask_id)
+    assert receipt.out.strip() == f"delivered replied {reply_id}", receipt
+    got = net.alpha.hail("boss", "await", "--reply", ask_id, "--timeout", "5")
+    assert got.rc == 0 and "port 8080" in got.out, got
+
+
+def test_a_reply_the_far_side_cannot_push_is_kept_there_and_fetched(net: Net) -> None:
+    ask_id = _ask(net)
+    net.cut_off()
+    reply = net.beta.hail("worker", "boss@alpha", "fyi", "--re", ask_id, "port 9090")
+    assert reply.rc == 5, reply
+    reply_id = id_of(reply.out)
+    assert "alpha is unreachable" in reply.err and "kept here" in reply.err
+    assert "fetches it" in reply.err
+    assert (net.beta.state / "held" / "alpha" / reply_id).exists()
+    assert net.beta.hail("worker", "sent", reply_id).out.startswith("held")
+    got = net.alpha.hail("boss", "await", "--reply", ask_id, "--timeout", "10")
+    assert got.rc == 0 and "port 9090" in got.out and "from:worker@beta" in got.out, got
+    assert not (net.beta.state / "held" / "alpha" / reply_id).exists(), "fetched once, released"
+    assert net.alpha.hail("boss", "sent", ask_id).out.strip().endswith(f"replied {reply_id}")
+
+
+def test_sent_and_inbox_fetch_a_kept_reply(net: Net) -> None:
+    ask_id = _ask(net)
+    net.cut_off()
+    reply = net.beta.hail("worker", "boss@alpha", "fyi", "--re", ask_id, "kept for inbox")
+    assert reply.rc == 5, reply
+    inbox = net.alpha.hail("boss", "inbox")
+    assert "kept for inbox" in inbox.out, inbox
+    assert net.alpha.hail("boss", "inbox").out.strip() == "(inbox empty)"
+
+
+def _wait_in_background(net: Net, *args: str) -> subprocess.Popen[str]:
+    env = {**net.alpha.env, "TMUX_PANE": net.alpha.pane}
+    return subprocess.Popen(
+        [hail_bin(), *args],
+        cwd=net.alpha.seat_dir("boss"),
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+@pytest.mark.parametrize("reachable", [True, False])
+def test_ask_wait_waits_across_machines(net: Net, reachable: bool) -> None:
+    if not reachable:
+        net.cut_off()
+    asker = _wait_in_background(net, "worker@beta", "ask", "--wait", "30", "ready to ship?")
+    try:
+        assert asker.stdout is not None
+        line = asker.stdout.readline()
+        ask_id = line.strip().removeprefix("id=")
+        reply = net.beta.hail("worker", "boss@alpha", "fyi", "--re", ask_id, "ship it")
+        assert reply.rc == (0 if reachable else 5), reply
+        out, err = asker.communicate(timeout=40)
+    finally:
+        if asker.poll() is None:
+            asker.kill()
+            asker.wait(10)
+    assert asker.returncode == 0, err
+    assert "ship it" in out
+
+
+def test_crossing_waits_between_machines_are_refused(net: Net) -> None:
+    asker = _wait_in_background(net, "worker@beta", "ask", "--wait", "30", "your call?")
+    try:
+        assert asker.stdout is not None
+        ask_id = asker.stdout.readline().strip().removeprefix("id=")
+        crossed = net.beta.hail("worker", "boss@alpha", "ask", "--wait", "20", "mine first?")
+        assert crossed.rc == 6, crossed
+        assert f"boss@alpha is waiting for your reply to {ask_id}" in crossed.err
+        answer = net.beta.hail("worker", "boss@alpha", "fyi", "--re", ask_id, "yours")
+        assert answer.rc == 0, answer
+        out, err = asker.communicate(timeout=40)
+    finally:
+        if asker.poll() is None:
+            asker.kill()
+            asker.wait(10)
+    assert asker.returncode == 0 and "yours" in out, err
+
+
+def test_seats_and_doctor_of_another_machine(net: Net) -> None:
+    seats = net.alpha.hail("boss", "seats", "@beta")
+    assert seats.rc == 0 and "worker" in seats.out, seats
+    doctor = net.alpha.hail("boss", "doctor", "beta")
+    assert doctor.rc == 0 and "ssh reaches beta" in doctor.out, doctor
+    net.sshd.dead_alias("gamma")
+    net.configs["alpha"].write_text("".join(net.sshd.aliases.values()))
+    bad = net.alpha.hail("boss", "doctor", "gamma")
+    assert bad.rc == 1 and "gamma is unreachable" in bad.out, bad
+
+
+def test_a_native_wake_on_the_far_machine(net: Net) -> None:
+    screens = Path(__file__).resolve().parent.parent / "data" / "screens"
+    still = Path(__file__).resolve().parent.parent / "scenarios" / "still_screen.py"
+    exe = script_command(net.beta.root, "claude", still, str(screens / "cc53-latest-default-mode.txt"))
+    worker = net.beta.seat_dir("worker")
+    net.beta.server.respawn(net.beta.pane, worker, ["sh", "-c", f"exec '{exe}'"])
+    assert wait_until(lambda: net.beta.screen().strip() != "", 10)
+    pid = int(net.beta.server.display(net.beta.pane, "#{pane_pid}"))
+    env = {
+        **net.beta.env,
+        "HAIL_AGENT_COMMANDS": "bash,cat,claude",
+        "CLAUDE_PID": str(pid),
+        "TMUX_PANE": net.beta.pane,
+        "CLAUDE_CODE_ENTRYPOINT": "cli",
+        "CLAUDE_CODE_SESSION_ATTENDED": "1",
+    }
+    waiter = subprocess.Popen(
+        [hail_bin(), "listen", "--format", "claude"],
+        cwd=worker,
+        env=env,
+        stdin=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert waiter.stdin is not None
+        waiter.stdin.write(b'{"session_id":"s-1","hook_event_name":"SessionStart","source":"startup"}')
+        waiter.stdin.close()
+        store = Store(str(net.beta.state))
+        assert wait_until(lambda: any(w.pid == waiter.pid for w in presence.waiters(store)), 10)
+        before = net.beta.screen()
+        sent = net.alpha.hail("boss", "worker@beta", "ask", "are the tests green")
+        assert sent.rc == 0, sent
+        assert "hail: beta: woken: worker's session" in sent.err, sent.err
+        assert waiter.wait(5) == 2, "the far waiter woke its session"
+        assert net.beta.screen() == before, "nothing typed"
+    finally:
+        if waiter.poll() is None:
+            waiter.kill()
+            waiter.wait(10)

@@ -224,7 +224,7 @@ def statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
 
 
 def _status(ctx: Ctx, host: str, asked: list[str]) -> dict[str, str]:
-    got = exchange(ctx, host, "status", {"ids": " ".join(asked), "host": wire.own_host(ctx.env)})
+    got = exchange(ctx, host, "status", {"ids": " ".join(asked), "from-host": wire.own_host(ctx.env)})
     parts = wire.unpack(got.body)
     lines = {}
     for line in (parts[0] if parts else "").split("\n"):
@@ -250,7 +250,7 @@ def take_kept(ctx: Ctx, host: str, requests: list[str]) -> None:
         if fields.get("filed") in ("yes", "duplicate"):
             done.append(req.get("id"))
     if done:
-        exchange(ctx, host, "ack", {"ids": " ".join(done), "host": wire.own_host(ctx.env)})
+        exchange(ctx, host, "ack", {"ids": " ".join(done), "from-host": wire.own_host(ctx.env)})
 
 
 def fetch(ctx: Ctx, hosts: list[str]) -> None:

@@ -75,8 +75,11 @@ def control_dir(env: Mapping[str, str]) -> str | None:
     return path
 
 
-def base_command(env: Mapping[str, str]) -> list[str]:
-    """`$HAIL_SSH` split as a shell splits it, with hail's options."""
+def base_command(env: Mapping[str, str], host: str) -> list[str]:
+    """`$HAIL_SSH` split as a shell splits it, with hail's options. The control path is the
+    connection's hash (`%C`) and the alias's: two aliases of one address may land differently (a
+    key per alias, say), so neither borrows the other's connection; 16 + 40 + 13 bytes, and ssh's
+    temporary suffix, fit in 104."""
     import shlex
 
     try:
@@ -91,15 +94,21 @@ def base_command(env: Mapping[str, str]) -> list[str]:
         opts += [
             "ControlMaster=auto",
             f"ControlPersist={policy.SSH_PERSIST_SECONDS}",
-            f"ControlPath={where}/%C",
+            f"ControlPath={where}/%C.{_digest(host)}",
         ]
     return words + [w for o in opts for w in ("-o", o)]
+
+
+def _digest(host: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(host.encode()).hexdigest()[:12]
 
 
 def command(env: Mapping[str, str], host: str, program: str) -> list[str]:
     """The whole ssh command line: the host after `--` (never read as an option), then the fixed
     far command."""
-    return [*base_command(env), "--", host, program, "peer"]
+    return [*base_command(env, host), "--", host, program, "peer"]
 
 
 def call(env: Mapping[str, str], host: str, program: str, data: bytes) -> Outcome:
@@ -148,7 +157,7 @@ def last_line(text: str) -> str:
 def close(env: Mapping[str, str], host: str) -> None:
     """End the shared connection to `host`, if there is one (`ssh -O exit`)."""
     subprocess.run(
-        [*base_command(env), "-O", "exit", "--", host],
+        [*base_command(env, host), "-O", "exit", "--", host],
         capture_output=True,
         timeout=policy.SSH_CONNECT_TIMEOUT + 5,
         check=False,
