@@ -53,7 +53,11 @@ class Machine:
         return self.root / seat
 
     def hail(
-        self, seat: str, *args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None
+        self,
+        seat: str,
+        *args: str,
+        stdin: str | bytes | None = None,
+        env: dict[str, str] | None = None,
     ) -> HailRun:
         full = {**self.env, "TMUX_PANE": self.pane, **(env or {})}
         proc = run_hail(*args, cwd=self.seat_dir(seat), env=full, stdin=stdin, timeout=120)
@@ -77,9 +81,7 @@ class Net:
     def cut_off(self) -> None:
         """Beta can no longer reach alpha (a laptop behind NAT): its `alpha` alias is refused."""
         self.sshd.dead_alias("alpha")
-        self.configs["beta"].write_text(
-            self.sshd.aliases["alpha"] + self.sshd.aliases["beta"]
-        )
+        self.configs["beta"].write_text(self.sshd.aliases["alpha"] + self.sshd.aliases["beta"])
 
 
 def _machine(name: str, seat: str, argv: list[str], sshd: Sshd) -> Machine:
@@ -105,7 +107,9 @@ def _machine(name: str, seat: str, argv: list[str], sshd: Sshd) -> Machine:
     )
     landing["HAIL_AGENT_COMMANDS"] = "bash,cat,claude"  # a stand-in Claude Code may run there
     landing.update(
-        HAIL_ENVELOPE_MAX=m.env["HAIL_ENVELOPE_MAX"], LANG="C.UTF-8", TMUX_TMPDIR=m.env["TMUX_TMPDIR"]
+        HAIL_ENVELOPE_MAX=m.env["HAIL_ENVELOPE_MAX"],
+        LANG="C.UTF-8",
+        TMUX_TMPDIR=m.env["TMUX_TMPDIR"],
     )
     sshd.machine(name, landing)
     return m

@@ -63,8 +63,12 @@ def test_an_unreachable_host_is_a_clear_error_and_nothing_is_kept(net: Net) -> N
     assert "gamma is unreachable: the connection was refused" in refused.err
     assert "Nothing was sent" in refused.err and refused.out == ""
     unknown = net.alpha.hail("boss", "worker@nosuchalias", "ask", "are you there?")
-    assert unknown.rc == 1 and "nosuchalias is unreachable: its name does not resolve" in unknown.err
-    assert not (net.alpha.state / "remote").exists() or not list((net.alpha.state / "remote").iterdir())
+    assert (
+        unknown.rc == 1 and "nosuchalias is unreachable: its name does not resolve" in unknown.err
+    )
+    assert not (net.alpha.state / "remote").exists() or not list(
+        (net.alpha.state / "remote").iterdir()
+    )
 
 
 def test_a_host_without_hail_names_the_cause(net: Net) -> None:
@@ -84,7 +88,7 @@ def _dropping_ssh(net: Net, always: bool) -> str:
     test = "true" if always else f'[ ! -e "{mark}" ]'
     wrapper.write_text(
         "#!/bin/sh\n"
-        f'if {test}; then\n'
+        f"if {test}; then\n"
         f'  touch "{mark}"; ssh -F "{net.configs["alpha"]}" "$@" >/dev/null; exit 255\n'
         "fi\n"
         f'exec ssh -F "{net.configs["alpha"]}" "$@"\n'
@@ -226,7 +230,9 @@ def test_seats_and_doctor_of_another_machine(net: Net) -> None:
 def test_a_native_wake_on_the_far_machine(net: Net) -> None:
     screens = Path(__file__).resolve().parent.parent / "data" / "screens"
     still = Path(__file__).resolve().parent.parent / "scenarios" / "still_screen.py"
-    exe = script_command(net.beta.root, "claude", still, str(screens / "cc53-latest-default-mode.txt"))
+    exe = script_command(
+        net.beta.root, "claude", still, str(screens / "cc53-latest-default-mode.txt")
+    )
     worker = net.beta.seat_dir("worker")
     net.beta.server.respawn(net.beta.pane, worker, ["sh", "-c", f"exec '{exe}'"])
     assert wait_until(lambda: net.beta.screen().strip() != "", 10)
@@ -248,7 +254,9 @@ def test_a_native_wake_on_the_far_machine(net: Net) -> None:
     )
     try:
         assert waiter.stdin is not None
-        waiter.stdin.write(b'{"session_id":"s-1","hook_event_name":"SessionStart","source":"startup"}')
+        waiter.stdin.write(
+            b'{"session_id":"s-1","hook_event_name":"SessionStart","source":"startup"}'
+        )
         waiter.stdin.close()
         store = Store(str(net.beta.state))
         assert wait_until(lambda: any(w.pid == waiter.pid for w in presence.waiters(store)), 10)

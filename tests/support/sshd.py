@@ -17,8 +17,8 @@ import signal
 import socket
 import subprocess
 import tempfile
-import time
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 
 from tests.support.procs import alive, wait_until
@@ -52,6 +52,10 @@ def _env_option(env: Mapping[str, str]) -> str:
     for k, v in env.items():
         assert '"' not in v and "\n" not in v, (k, v)
     return ",".join(f'environment="{k}={v}"' for k, v in env.items())
+
+
+def _all_gone(pids: list[int]) -> bool:
+    return not any(alive(p) for p in pids)
 
 
 class Sshd:
@@ -132,9 +136,9 @@ class Sshd:
                 continue
             # A master renames itself `ssh: <control path> [mux]`.
             head = cmdline[0] if cmdline else b""
-            if head.startswith(b"ssh") and str(self.control).encode() in b" ".join(cmdline):
-                if alive(int(entry.name)):
-                    found.append(int(entry.name))
+            ours = str(self.control).encode() in b" ".join(cmdline)
+            if head.startswith(b"ssh") and ours and alive(int(entry.name)):
+                found.append(int(entry.name))
         return found
 
     def sessions(self) -> list[int]:
@@ -150,10 +154,9 @@ class Sshd:
             for pid in pids:
                 with contextlib.suppress(OSError):
                     os.kill(pid, sig)
-            if wait_until(lambda: not any(alive(p) for p in pids), 3):
+            if wait_until(partial(_all_gone, pids), 3):
                 break
         if self.proc is not None:
             with contextlib.suppress(Exception):
                 self.proc.wait(5)
-        time.sleep(0)
         shutil.rmtree(self.dir, ignore_errors=True)

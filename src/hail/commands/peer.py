@@ -23,32 +23,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from hail.route import Sender
     from hail.store.message import Message
 
     Answer = tuple[int, dict[str, str], str]
-
-
-class AlreadyFiled(HailError):
-    """The id is already filed here: the first copy landed."""
-
-
-class PeerSend:
-    """What a send from another machine carries into the pipeline: who signs it, and its id."""
-
-    __slots__ = ("id", "sender")
-
-    def __init__(self, address: str, msg_id: str) -> None:
-        from hail.route import Sender
-
-        self.id = msg_id
-        self.sender = Sender(Seat(address, "", "another machine"), address, address, None)
-
-
-def reserve(ctx: Ctx, mailbox: str, msg_id: str) -> str:
-    """The sender's id, reserved here; AlreadyFiled when this state holds it already."""
-    if not remote.reserve_given(ctx.store, mailbox, msg_id):
-        raise AlreadyFiled(f"{msg_id} is already filed here")
-    return msg_id
 
 
 def captured(run: Callable[[], int]) -> tuple[int, str, str]:
@@ -61,6 +39,8 @@ def captured(run: Callable[[], int]) -> tuple[int, str, str]:
     sys.stdout, sys.stderr = out, err
     try:
         code = run()
+    except remote.AlreadyFiled:
+        raise
     except HailError as e:
         code = e.exit_code
         err.write(f"error: {e.message}\n")
@@ -105,14 +85,20 @@ def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answer:
         no_submit=req.get("no-submit") == "yes",
         no_wake=req.get("no-wake") == "yes",
     )
-    args.peer = PeerSend(wire.address(seat, host), msg_id)
+    args.peer = send.Peer(_signer(wire.address(seat, host)), msg_id)
     body = req.body if req.get("has-body") == "yes" else None
     filed = send.Filed()
     try:
         code, out, err = captured(lambda: send.file_and_wake(ctx, args, body, filed))
-    except AlreadyFiled:
+    except remote.AlreadyFiled:
         return _duplicate(ctx, msg_id)
     return code, {"filed": "yes" if filed.id else "no"}, wire.pack([out, err])
+
+
+def _signer(address: str) -> Sender:
+    from hail.route import Sender
+
+    return Sender(Seat(address, "", "another machine"), address, address, None)
 
 
 def _duplicate(ctx: Ctx, msg_id: str) -> Answer:
@@ -126,13 +112,13 @@ def _duplicate(ctx: Ctx, msg_id: str) -> Answer:
 def _status(ctx: Ctx, req: Message, host: str) -> Answer:
     """Receipts of ids this machine holds, and the replies kept here for the asking machine."""
     lines = [f"{i} {ctx.store.status(i).line()}" for i in req.get("ids").split()]
-    kept = [text for _, text in remote.held(ctx.store, host)] if is_host_name(host) else []
+    kept = [text for _, text in remote.held(ctx.store.root, host)] if is_host_name(host) else []
     return 0, {}, wire.pack(["\n".join(lines), *kept])
 
 
 def _ack(ctx: Ctx, req: Message, host: str) -> Answer:
     if is_host_name(host):
-        remote.release(ctx.store, host, req.get("ids").split())
+        remote.release(ctx.store.root, host, req.get("ids").split())
     return 0, {}, ""
 
 

@@ -24,21 +24,30 @@ from hail.store.store import Receipt, Store, receipt_in
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from hail.seat import Seat
+
+    class Far(Protocol):
+        """How `sent` and `inbox` reach other machines (commands/remote.py, given by the verb)."""
+
+        def statuses(self, ctx: Ctx, msg_ids: list[str]) -> dict[str, str]: ...
+
+        def fetch_open(self, ctx: Ctx) -> None: ...
 
 # --- sent -----------------------------------------------------------------------------------------
 
 
-def sent(ctx: Ctx, msg_ids: list[str]) -> int:
+def sent(ctx: Ctx, msg_ids: list[str], far: Far | None = None) -> int:
     """Per id: `unknown`, `delivered` or `<how> <iso>`, then `replied <id>…` once an answer exists.
 
     One id prints its line alone, as it always did; several prefix each line with its id. Exit 0.
     """
     from hail.store.conversation import replies_of
 
-    far = _far_statuses(ctx, msg_ids)
+    afar = _far_statuses(ctx, msg_ids, far)
     for msg_id in msg_ids:
-        line = far.get(msg_id) or ctx.store.status(msg_id).line()
+        line = afar.get(msg_id) or ctx.store.status(msg_id).line()
         answers = [r for r, box in replies_of(ctx.store, msg_id) if ctx.store.lookup(r) == box]
         if answers:
             line += " replied " + " ".join(answers)
@@ -46,15 +55,13 @@ def sent(ctx: Ctx, msg_ids: list[str]) -> int:
     return 0
 
 
-def _far_statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
+def _far_statuses(ctx: Ctx, msg_ids: list[str], far: Far | None) -> dict[str, str]:
     """Receipts of the ids sent to other machines, asked of each machine [docs/seats.md
-    "Other machines"]; nothing is imported or run when none was."""
+    "Other machines"]; nothing is run when none was."""
     from hail.store import remote
 
-    if not any(remote.sent(ctx.store, i) is not None for i in msg_ids):
+    if far is None or not any(remote.sent(ctx.store.root, i) is not None for i in msg_ids):
         return {}
-    from hail.commands import remote as far
-
     return far.statuses(ctx, msg_ids)
 
 
@@ -214,7 +221,7 @@ def _collect(ctx: Ctx, seat: Seat, peek: bool, all_: bool, got: _Inbox) -> None:
         got.items += [shown for _, shown in entries]
 
 
-def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
+def inbox(ctx: Ctx, *, peek: bool, all_: bool, far: Far | None = None) -> int:
     """Print my mail framed; claim what had no receipt as `read` unless `peek`.
 
     At most about INBOX_MAX_BYTES are printed (a harness keeps only the start of a long output):
@@ -223,7 +230,7 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     """
     seat = ctx.seat_here()
     ctx.bind(seat)
-    _fetch_kept(ctx)
+    _fetch_kept(ctx, far)
     got = _Inbox()
     try:
         _collect(ctx, seat, peek, all_, got)
@@ -250,13 +257,11 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     return 0
 
 
-def _fetch_kept(ctx: Ctx) -> None:
+def _fetch_kept(ctx: Ctx, far: Far | None) -> None:
     """Replies another machine kept for this one (it could not reach here) are fetched first."""
     from hail.store import remote
 
-    if os.path.isdir(remote.sent_dir(ctx.store)):
-        from hail.commands import remote as far
-
+    if far is not None and os.path.isdir(remote.sent_dir(ctx.store.root)):
         far.fetch_open(ctx)
 
 

@@ -11,6 +11,7 @@ id and tells whether the first one landed.
 from __future__ import annotations
 
 import os
+import sys
 
 from hail import ids, policy, wire
 from hail.context import Ctx
@@ -22,13 +23,11 @@ from hail.transport import ssh
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from hail.commands.send import Draft, Filed, SendArgs
+    from hail.commands.send import Filed, SendArgs
     from hail.seat import Addr
 
 #: Characters a configured far program may hold: it is a word of the far shell's command line.
-_PROGRAM_CHARS = frozenset(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-~"
-)
+_PROGRAM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-~")
 
 
 class Dropped(StateError):
@@ -107,11 +106,29 @@ def relay(host: str, said: str) -> str:
 # --- send --------------------------------------------------------------------------------------
 
 
-def send(ctx: Ctx, args: SendArgs, addr: Addr, draft: Draft, filed: Filed) -> int:
-    """File the message on `addr.host` and wake its seat there; the far exit code."""
-    from hail.commands.send import validate
+def send(ctx: Ctx, args: SendArgs, stdin_text: str | None) -> int:
+    """The send to `<seat>@<host>`, then with `--wait` the wait for its reply (as `send.send`)."""
+    from hail.commands import send as local
+    from hail.seat import parse_target
 
-    kind, scope, _ = validate(args)
+    filed = local.Filed()
+    code = file_there(ctx, args, parse_target(args.target), stdin_text, filed)
+    if args.wait and filed.id and code in (0, NOT_WOKEN):
+        from hail.commands import converse
+
+        return converse.after_send(
+            ctx, filed.asker, filed.id, filed.to, args.wait_timeout, far=sys.modules[__name__]
+        )
+    return code
+
+
+def file_there(ctx: Ctx, args: SendArgs, addr: Addr, stdin_text: str | None, filed: Filed) -> int:
+    """File the message on `addr.host` and wake its seat there; the far exit code."""
+    from hail.commands import send as local
+
+    kind, scope, _ = local.validate(args)
+    raw, body = local.split_input(args.headline, stdin_text)
+    draft = local.compose(kind, raw, local.with_body_argument(args.body, body), ctx.cap)
     mine = ctx.reading_mailboxes(ctx.require_seat())[0]
     me = wire.own_host(ctx.env)
     to = wire.address(addr.mailbox, addr.host)
@@ -120,7 +137,7 @@ def send(ctx: Ctx, args: SendArgs, addr: Addr, draft: Draft, filed: Filed) -> in
     msg_id = ctx.store.reserve_id(to, now)  # the link names `<mailbox>@<host>`: no mailbox here
     headers = {"from": mine, "reply": mine, "kind": kind, "id": msg_id, "time": ids.iso(now)}
     headers.update(re=args.re or "", scope=scope, ask=draft.headline, to=to)
-    remote.record_sent(ctx.store, msg_id, render(headers, draft.body or draft.headline))
+    remote.record_sent(ctx.store.root, msg_id, render(headers, draft.body or draft.headline))
     fields = {
         "id": msg_id,
         "to": addr.mailbox,
@@ -148,16 +165,18 @@ def send(ctx: Ctx, args: SendArgs, addr: Addr, draft: Draft, filed: Filed) -> in
     except ssh.Unreachable as e:
         if _is_reply(ctx, args, mine, to):
             return _keep(ctx, addr.host, msg_id, fields, data_body, e.message)
-        remote.forget_sent(ctx.store, msg_id)
-        raise StateError(f"{e.message}. Nothing was sent: fix the route (hail doctor {addr.host}), then send again") from None
+        remote.forget_sent(ctx.store.root, msg_id)
+        raise StateError(
+            f"{e.message}. Nothing was sent: fix the route (hail doctor {addr.host}), then send again"
+        ) from None
     return _landed(ctx, addr, msg_id, got, filed, mine)
 
 
 def _landed(ctx: Ctx, addr: Addr, msg_id: str, got: Message, filed: Filed, mine: str) -> int:
     code = int(got.get("code")) if got.get("code").isdigit() else 1
-    parts = wire.unpack(got.body) + ["", ""]
+    parts = [*wire.unpack(got.body), "", ""]
     if got.get("filed") == "no":
-        remote.forget_sent(ctx.store, msg_id)
+        remote.forget_sent(ctx.store.root, msg_id)
         error = relay(addr.host, parts[1])
         raise FarError(f"{addr.host}: {error or 'the send was refused there'}", code)
     filed.id, filed.asker, filed.to = msg_id, mine, wire.address(addr.mailbox, addr.host)
@@ -179,11 +198,14 @@ def _is_reply(ctx: Ctx, args: SendArgs, mine: str, to: str) -> bool:
     return bool(args.re) and conversation.thread_of(ctx.store, args.re, mine, to).is_reply
 
 
-def _keep(
-    ctx: Ctx, host: str, msg_id: str, fields: dict[str, str], body: str, why: str
-) -> int:
+def _keep(ctx: Ctx, host: str, msg_id: str, fields: dict[str, str], body: str, why: str) -> int:
     """A reply whose asker's machine cannot be reached: kept here until that machine fetches it."""
-    remote.hold(ctx.store, host, msg_id, wire.request("send", fields, body).decode("utf-8", "surrogateescape"))
+    remote.hold(
+        ctx.store.root,
+        host,
+        msg_id,
+        wire.request("send", fields, body).decode("utf-8", "surrogateescape"),
+    )
     emit(f"id={msg_id}")
     asker = wire.address(fields["to"], host)
     note(
@@ -198,7 +220,7 @@ def _keep(
 
 def host_of(ctx: Ctx, msg_id: str) -> str:
     """The machine a message sent from here went to, or ""."""
-    sent = remote.sent(ctx.store, msg_id)
+    sent = remote.sent(ctx.store.root, msg_id)
     return remote.split_address(sent.get("to"))[1] if sent is not None else ""
 
 
@@ -212,7 +234,7 @@ def statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
             by_host.setdefault(host, []).append(msg_id)
     lines: dict[str, str] = {}
     for host, asked in by_host.items():
-        kept = [i for i in asked if remote.is_held(ctx.store, host, i)]
+        kept = [i for i in asked if remote.is_held(ctx.store.root, host, i)]
         lines.update((i, f"held (kept here until {host} fetches it)") for i in kept)
         try:
             answered = _status(ctx, host, [i for i in asked if i not in kept])
@@ -224,7 +246,9 @@ def statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
 
 
 def _status(ctx: Ctx, host: str, asked: list[str]) -> dict[str, str]:
-    got = exchange(ctx, host, "status", {"ids": " ".join(asked), "from-host": wire.own_host(ctx.env)})
+    got = exchange(
+        ctx, host, "status", {"ids": " ".join(asked), "from-host": wire.own_host(ctx.env)}
+    )
     parts = wire.unpack(got.body)
     lines = {}
     for line in (parts[0] if parts else "").split("\n"):
@@ -262,14 +286,30 @@ def fetch(ctx: Ctx, hosts: list[str]) -> None:
             continue
 
 
+def open_asks(ctx: Ctx) -> dict[str, list[str]]:
+    """Asks sent to other machines within REMOTE_OPEN_SECONDS that have no reply here yet, by
+    host."""
+    from hail.store import fs
+    from hail.store.conversation import replies_of
+
+    out: dict[str, list[str]] = {}
+    where = remote.sent_dir(ctx.store.root)
+    for name in fs.list_names(where):
+        msg_id = name[:-3] if name.endswith(".md") else ""
+        t = fs.mtime(os.path.join(where, name))
+        if not msg_id or t is None or ctx.now() - t > policy.REMOTE_OPEN_SECONDS:
+            continue
+        msg = remote.sent(ctx.store.root, msg_id)
+        host = remote.split_address(msg.get("to"))[1] if msg is not None else ""
+        if msg is not None and msg.kind == "ask" and host and not replies_of(ctx.store, msg_id):
+            out.setdefault(host, []).append(msg_id)
+    return out
+
+
 def fetch_open(ctx: Ctx) -> None:
     """Fetch kept replies to this machine's open asks to other machines (`inbox`)."""
-    if os.path.isdir(remote.sent_dir(ctx.store)):
-        fetch(ctx, sorted(remote.open_asks(ctx.store, ctx.now(), policy.REMOTE_OPEN_SECONDS)))
-
-
-def hosts_of(targets: list[str]) -> list[str]:
-    return sorted({h for h in (remote.split_address(t)[1] for t in targets) if h})
+    if os.path.isdir(remote.sent_dir(ctx.store.root)):
+        fetch(ctx, sorted(open_asks(ctx)))
 
 
 def crossing(ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None:
@@ -296,7 +336,7 @@ def crossing(ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | Non
 
 def seats(ctx: Ctx, host: str) -> int:
     got = exchange(ctx, host, "seats", {})
-    parts = wire.unpack(got.body) + ["", ""]
+    parts = [*wire.unpack(got.body), "", ""]
     for line in parts[0].rstrip("\n").split("\n"):
         emit(line)
     error = relay(host, parts[1])

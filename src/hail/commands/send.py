@@ -19,10 +19,9 @@ from hail.store.message import render
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from hail.commands.peer import PeerSend
     from hail.route import Route, Sender
     from hail.transport.native import Native
-    from hail.transport.panes import Pane
+    from hail.transport.panes import Pane, Panes
     from hail.transport.screen import Verdict
     from hail.transport.tmux import Tmux
     from hail.transport.wake import WakeResult
@@ -82,7 +81,17 @@ class SendArgs:
         self.wait = wait
         self.wait_timeout = wait_timeout
         #: A send from another machine (`hail peer`): its sender and the id it chose.
-        self.peer: PeerSend | None = None
+        self.peer: Peer | None = None
+
+
+class Peer:
+    """Who signs a send from another machine (`<seat>@<host>`), and the id its sender chose."""
+
+    __slots__ = ("id", "sender")
+
+    def __init__(self, sender: Sender, msg_id: str) -> None:
+        self.sender = sender
+        self.id = msg_id
 
 
 class Filed:
@@ -109,11 +118,14 @@ class Draft:
 
 class Letter:
     """What a send files: the kind, the composed draft, and the values of --re, --scope and --for
-    (in seconds), all validated."""
+    (in seconds), all validated; `given_id`, the id a sender on another machine chose."""
 
-    __slots__ = ("draft", "kind", "re", "scope", "span")
+    __slots__ = ("draft", "given_id", "kind", "re", "scope", "span")
 
-    def __init__(self, kind: str, draft: Draft, re: str, scope: str, span: int | None) -> None:
+    def __init__(
+        self, kind: str, draft: Draft, re: str, scope: str, span: int | None, given_id: str = ""
+    ) -> None:
+        self.given_id = given_id
         self.kind = kind
         self.draft = draft
         self.re = re
@@ -298,15 +310,9 @@ def write_message(ctx: Ctx, mailbox: str, msg_id: str, text: str) -> None:
 
 
 def post(
-    ctx: Ctx,
-    who: Sender,
-    to: Route,
-    letter: Letter,
-    extra: dict[str, str] | None = None,
-    given_id: str = "",
+    ctx: Ctx, who: Sender, to: Route, letter: Letter, extra: dict[str, str] | None = None
 ) -> tuple[str, str]:
-    """Reserve the id (`given_id`: the one a sender on another machine chose) and write the
-    message durably; returns (id, until)."""
+    """Reserve the id and write the message durably; returns (id, until)."""
     now = ctx.now()
     ctx.store.ensure()
     if who.reply != who.seat.name:
@@ -315,12 +321,7 @@ def post(
         # "Shared directories and sub-seats"].
         fs.make_dirs(ctx.store.mailbox(who.reply).path)
     ctx.store.check_trusted([to.mailbox])  # before anything is written for the message
-    if given_id:
-        from hail.commands.peer import reserve
-
-        msg_id = reserve(ctx, to.mailbox, given_id)
-    else:
-        msg_id = ctx.store.reserve_id(to.mailbox, now)
+    msg_id = _reserve(ctx, to.mailbox, now, letter.given_id)
     until = (
         ids.iso(now + (letter.span or policy.HOLD_DEFAULT_SECONDS)) if letter.kind == "hold" else ""
     )
@@ -356,6 +357,15 @@ def post(
         records.remove(os.path.join(ctx.store.holds, letter.re))
         records.remove(os.path.join(ctx.store.lapsed, letter.re))
     return msg_id, until
+
+
+def _reserve(ctx: Ctx, mailbox: str, now: float, given_id: str) -> str:
+    """A fresh id, or the one a sender on another machine chose (refused when already filed)."""
+    if not given_id:
+        return ctx.store.reserve_id(mailbox, now)
+    from hail.store.remote import reserve_given
+
+    return reserve_given(ctx.store.root, mailbox, given_id)
 
 
 def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, headline: str) -> None:
@@ -422,13 +432,8 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     kind, scope, span = validate(args)
     addr = parse_target(args.target)  # refused before anything is written, the binding included
     draft = _draft(kind, args, stdin_text, ctx.cap)
-    if addr.host:  # a seat on another machine: its own way, over ssh
-        from hail.commands import remote
-
-        return remote.send(ctx, args, addr, draft, filed)
-    seat = ctx.require_seat() if args.peer is None else args.peer.sender.seat
     tmux, panes = routing.reach_or_none(ctx)
-    who = routing.sender(ctx, seat, panes) if args.peer is None else args.peer.sender
+    who = _sender(ctx, args, panes)
     split = routing.identity_split(ctx, who, panes)
     if split:
         warn(split)
@@ -443,8 +448,8 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     wake_pane = None if args.no_wake or quiet or capped else to.wake
     native = _native_first(ctx, args, tmux, wake_pane, to.mailbox)
     verdict = None if native is not None else _look_first(tmux, wake_pane)  # a dialog: exit 4
-    letter = Letter(kind, draft, args.re or "", scope, span)
-    msg_id, until = post(ctx, who, to, letter, thread.headers(), args.peer.id if args.peer else "")
+    letter = Letter(kind, draft, args.re or "", scope, span, args.peer.id if args.peer else "")
+    msg_id, until = post(ctx, who, to, letter, thread.headers())
     if thread.is_reply and args.re:
         conversation.record_reply(ctx.store, args.re, msg_id, to.mailbox)
     filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
@@ -468,6 +473,15 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     if native is not None:
         return native_and_report(ctx, args, kind, to, msg_id, line, (tmux, native))
     return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, wake_pane, verdict))
+
+
+def _sender(ctx: Ctx, args: SendArgs, panes: Panes | None) -> Sender:
+    """Who signs: this directory's seat, or the sender on another machine (`hail peer`)."""
+    if args.peer is not None:
+        return args.peer.sender
+    from hail import route as routing
+
+    return routing.sender(ctx, ctx.require_seat(), panes)
 
 
 def quiet_note(mailbox: str) -> str:

@@ -225,7 +225,7 @@ class Store:
         if receipt.path is None:
             from hail.store import remote
 
-            sent = remote.sent(self, msg_id)  # sent to another machine: its copy as sent
+            sent = remote.sent(self.root, msg_id)  # sent to another machine: its copy as sent
             return None if sent is None else (sent, Receipt("delivered", mailbox=sent.get("to")))
         text = fs.read_text(receipt.path)
         if text is None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 
 from hail import policy
 from hail.errors import HailError, StateError
@@ -114,6 +113,8 @@ def command(env: Mapping[str, str], host: str, program: str) -> list[str]:
 def call(env: Mapping[str, str], host: str, program: str, data: bytes) -> Outcome:
     """Run `<program> peer` on `host` with `data` on its stdin; Unreachable when ssh did not start
     or says it never got there."""
+    import subprocess  # only a call to another machine pays for it
+
     argv = command(env, host, program)
     try:
         proc = subprocess.run(
@@ -125,7 +126,9 @@ def call(env: Mapping[str, str], host: str, program: str, data: bytes) -> Outcom
             env=dict(env),
         )
     except FileNotFoundError:
-        raise Unreachable(f"{host}: cannot run {argv[0]} (is OpenSSH installed? HAIL_SSH)") from None
+        raise Unreachable(
+            f"{host}: cannot run {argv[0]} (is OpenSSH installed? HAIL_SSH)"
+        ) from None
     except subprocess.TimeoutExpired:
         return Outcome(255, b"", b"")  # it may have run there: the caller cannot tell
     return Outcome(proc.returncode, proc.stdout, proc.stderr)
@@ -152,13 +155,3 @@ def last_line(text: str) -> str:
 
     lines = [line for line in text.split("\n") if line.strip()]
     return clip_value(one_line(lines[-1]), 200) if lines else "nothing"
-
-
-def close(env: Mapping[str, str], host: str) -> None:
-    """End the shared connection to `host`, if there is one (`ssh -O exit`)."""
-    subprocess.run(
-        [*base_command(env, host), "-O", "exit", "--", host],
-        capture_output=True,
-        timeout=policy.SSH_CONNECT_TIMEOUT + 5,
-        check=False,
-    )
