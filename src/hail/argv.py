@@ -284,9 +284,9 @@ TABLE: tuple[Verb, ...] = (
         (Arg("host", required=False),),
     ),
     Verb(
-        "peer",
+        "remote-peer",
         "Tool",
-        (("peer", "another machine's hail, over ssh (run by hail, not by you)"),),
+        (("remote-peer", "another machine's hail, over ssh (run by hail, not by you)"),),
         lean=True,
     ),
     Verb(

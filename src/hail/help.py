@@ -309,6 +309,7 @@ ALIASES = {
     "exit": "state",
     "gc": "state",
     "peer": "machines",
+    "remote-peer": "machines",
     "remote": "machines",
     "host": "machines",
     "ssh": "machines",

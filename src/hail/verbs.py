@@ -64,7 +64,7 @@ def _send(call: Call) -> int:
 
 
 def _far() -> ModuleType:
-    """How a verb reaches other machines: cheap to load (ssh is imported only to run it)."""
+    """How a verb reaches other machines, loaded only when a message went to one."""
     from hail.commands import remote
 
     return remote
@@ -97,7 +97,7 @@ def _brief(call: Call) -> int:
 def _sent(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.sent(_ctx(), call.texts("ids"), far=_far())
+    return receive.sent(_ctx(), call.texts("ids"), far=_far)
 
 
 def _await(call: Call) -> int:
@@ -107,7 +107,7 @@ def _await(call: Call) -> int:
         from hail.commands import converse
 
         return converse.await_replies(
-            ctx, call.texts("ids"), timeout, any_=call.flag("any"), far=_far()
+            ctx, call.texts("ids"), timeout, any_=call.flag("any"), far=_far
         )
     from hail.commands import receive
 
@@ -118,7 +118,7 @@ def _await(call: Call) -> int:
 def _inbox(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.inbox(_ctx(), peek=call.flag("peek"), all_=call.flag("all"), far=_far())
+    return receive.inbox(_ctx(), peek=call.flag("peek"), all_=call.flag("all"), far=_far)
 
 
 def _show(call: Call) -> int:
@@ -269,7 +269,7 @@ RUNS: dict[str, Callable[[Call], int]] = {
     "keys": _keys,
     "setup": _setup,
     "doctor": _doctor,
-    "peer": _peer,
+    "remote-peer": _peer,
     "gc": _gc,
     "demo": _demo,
     "version": _version,

@@ -2,7 +2,7 @@
 
 A request is a message file (`key: value` headers, a blank line, a body) on the far hail's stdin;
 the answer is one on its stdout whose first header is `hail-peer: <version>`. Nothing of a message
-is ever a word of the command line ssh runs: that is the fixed `hail peer`. Pure.
+is ever a word of the command line ssh runs: that is the fixed `hail remote-peer`. Pure.
 """
 
 from __future__ import annotations
@@ -58,7 +58,15 @@ def own_host(env: Mapping[str, str]) -> str:
     """This machine's name in addresses: HAIL_HOST, else the short host name."""
     import os
 
-    name = env.get("HAIL_HOST", "") or os.uname().nodename.split(".", 1)[0]
+    given = env.get("HAIL_HOST", "")
+    if given and not is_host_name(given):
+        from hail.errors import UsageError
+
+        raise UsageError(
+            f"HAIL_HOST={given} is not a host name: set it to the ssh alias other machines reach "
+            "this one by (letters, digits, . _ -)"
+        )
+    name = given or os.uname().nodename.split(".", 1)[0]
     return name if is_host_name(name) else "localhost"
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hail import wire
 from hail.store import presence
 from hail.store.store import Store
 from tests.remote.conftest import Net
@@ -137,6 +138,11 @@ def test_a_reply_is_pushed_to_the_askers_machine_and_wakes_the_asker(net: Net) -
     assert receipt.out.strip() == f"delivered replied {reply_id}", receipt
     got = net.alpha.hail("boss", "await", "--reply", ask_id, "--timeout", "5")
     assert got.rc == 0 and "port 8080" in got.out, got
+    watch = net.alpha.hail("boss", "watch", "--once")
+    assert "TO OTHER MACHINES (1" in watch.out, watch
+    assert (
+        f"{ask_id} boss → worker@beta ask: which port? — delivered, replied {reply_id}" in watch.out
+    )
 
 
 def test_a_reply_the_far_side_cannot_push_is_kept_there_and_fetched(net: Net) -> None:
@@ -270,3 +276,38 @@ def test_a_native_wake_on_the_far_machine(net: Net) -> None:
         if waiter.poll() is None:
             waiter.kill()
             waiter.wait(10)
+
+
+def test_a_send_to_this_machines_own_name_is_a_local_send(net: Net) -> None:
+    (net.alpha.root / "helper").mkdir()
+    (net.alpha.root / "helper" / ".hail-seat").write_text("helper\n")
+    net.alpha.hail("helper", "whoami")
+    assert net.alpha.hail("helper", "inbox").rc == 0  # its mailbox exists
+    sent = net.alpha.hail("boss", "helper@alpha", "fyi", "--no-wake", "next door")
+    assert sent.rc == 5, sent
+    assert net.alpha.new_files("helper") == [f"{id_of(sent.out)}.md"]
+    assert not (net.alpha.state / "remote").exists()
+
+
+def test_a_bad_hail_host_is_refused_before_anything_is_sent(net: Net) -> None:
+    sent = net.alpha.hail("boss", "worker@beta", "ask", "hi", env={"HAIL_HOST": "no good"})
+    assert sent.rc == 1 and "HAIL_HOST=no good is not a host name" in sent.err, sent
+    assert net.beta.new_files("worker") == []
+
+
+def test_a_message_that_signs_as_the_far_machine_itself_is_refused(net: Net) -> None:
+    """A request written by hand, as another machine's hail would send it, claiming to come from
+    beta itself: beta files nothing."""
+    fields = {"id": "1201T000000-abcd", "to": "worker", "from-seat": "boss", "from-host": "beta"}
+    fields.update(kind="ask", ask="I am local")
+    answer = subprocess.run(
+        ["ssh", "-F", str(net.configs["alpha"]), "beta", "hail", "remote-peer"],
+        input=wire.request("send", fields),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    got = wire.read(answer.stdout)
+    assert got is not None and got.get("code") == "1" and got.get("filed") == "no", answer
+    assert "cannot sign as this machine (beta)" in got.body
+    assert net.beta.new_files("worker") == []

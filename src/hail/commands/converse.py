@@ -67,7 +67,7 @@ def _stop_on_term(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)  # unwinds through `finally`: the wait record is removed
 
 
-def begin(ctx: Ctx, wait: waits.Wait, far: Far | None = None) -> None:
+def begin(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None = None) -> None:
     """Record the wait, or refuse it at once when it would close a cycle of waits."""
     listed = waits.start(ctx.store, wait)
     path = waits.blocking_path(
@@ -89,7 +89,7 @@ def begin(ctx: Ctx, wait: waits.Wait, far: Far | None = None) -> None:
     )
 
 
-def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait, far: Far | None) -> None:
+def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None) -> None:
     """A seat on another machine that waits on this waiter: refused as a local crossing is. Each
     side writes its record before it asks, so of two waits that cross at once at worst both give
     way, never neither [docs/conversations.md "Crossing waits"]."""
@@ -97,7 +97,7 @@ def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait, far: Far | None) -> None:
 
     if far is None or not any(remote.split_address(t)[1] for t in wait.targets):
         return
-    found = far.crossing(ctx, wait.waiter, wait.targets)
+    found = far().crossing(ctx, wait.waiter, wait.targets)
     if found is None:
         return
     waits.stop(wait)
@@ -115,7 +115,7 @@ def _links(path: waits.Path) -> list[tuple[waits.Wait, str]]:
 
 
 def wait_for(
-    ctx: Ctx, wait: waits.Wait, seat: str, far: Far | None = None
+    ctx: Ctx, wait: waits.Wait, seat: str, far: Callable[[], Far] | None = None
 ) -> dict[str, list[tuple[str, str]]]:
     """Poll until the wait is satisfied or its deadline passes; the replies found per ask."""
     import signal  # only a wait needs it, and it costs a send a tenth of its time
@@ -142,7 +142,7 @@ def wait_for(
         signal.signal(signal.SIGTERM, previous)
 
 
-def _far_fetch(ctx: Ctx, wait: waits.Wait, far: Far | None) -> Callable[[], None]:
+def _far_fetch(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None) -> Callable[[], None]:
     """For asks to other machines: fetch the replies kept there, every REMOTE_FETCH_SECONDS."""
     from hail.store import remote
 
@@ -151,7 +151,7 @@ def _far_fetch(ctx: Ctx, wait: waits.Wait, far: Far | None) -> Callable[[], None
 
     def fetch() -> None:
         if far is not None and hosts and time.monotonic() - last[0] >= policy.REMOTE_FETCH_SECONDS:
-            far.fetch(ctx, hosts)
+            far().fetch(ctx, hosts)
             last[0] = time.monotonic()
 
     return fetch
@@ -214,7 +214,9 @@ def _timed_out(asks: list[str], missing: list[str], timeout: float) -> StateErro
     )
 
 
-def settle(ctx: Ctx, wait: waits.Wait, seat: str, timeout: float, far: Far | None = None) -> int:
+def settle(
+    ctx: Ctx, wait: waits.Wait, seat: str, timeout: float, far: Callable[[], Far] | None = None
+) -> int:
     """Wait, print what arrived, and return 0 or raise the timeout."""
     found = wait_for(ctx, wait, seat, far)
     arrived = [r for a in wait.asks for r in found[a]]
@@ -229,7 +231,12 @@ def settle(ctx: Ctx, wait: waits.Wait, seat: str, timeout: float, far: Far | Non
 
 
 def await_replies(
-    ctx: Ctx, asks: list[str], timeout: float | None, *, any_: bool, far: Far | None = None
+    ctx: Ctx,
+    asks: list[str],
+    timeout: float | None,
+    *,
+    any_: bool,
+    far: Callable[[], Far] | None = None,
 ) -> int:
     """`hail await --reply <id>… [--timeout S] [--any]`."""
     if not asks:
@@ -249,7 +256,12 @@ def await_replies(
 
 
 def after_send(
-    ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None, far: Far | None = None
+    ctx: Ctx,
+    asker: str,
+    ask_id: str,
+    to: str,
+    timeout: float | None,
+    far: Callable[[], Far] | None = None,
 ) -> int:
     """The wait of `ask --wait`, once the ask is filed; its exit code replaces the send's."""
     seat = conversation.seat_of_mailbox(asker)

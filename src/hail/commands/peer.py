@@ -1,4 +1,4 @@
-"""`hail peer`: the far side of another machine's hail [docs/seats.md "Other machines"].
+"""`hail remote-peer`: the far side of another machine's hail [docs/seats.md "Other machines"].
 
 ssh runs this fixed command; the request (a message file whose first header is `hail-peer:`)
 comes on stdin and the answer goes to stdout, so nothing of a message is ever a word a shell
@@ -186,7 +186,9 @@ def peer() -> int:
     os.close(null)
     req = wire.read(data) if len(data) <= policy.PEER_MAX_BYTES else None
     if req is None:
-        code, fields, body = _refused("no hail peer request on stdin (it is run by hail over ssh)")
+        code, fields, body = _refused(
+            "no hail remote-peer request on stdin (it is run by hail over ssh)"
+        )
     else:
         try:
             code, fields, body = answer(Ctx.from_env(), req)
@@ -195,7 +197,7 @@ def peer() -> int:
         except Exception as e:  # the near side must hear why, not guess from silence
             from hail.hooks.protocol import log_error
 
-            log_error(None, "peer", e)
+            log_error(None, "remote-peer", e)
             code, fields, body = _refused(f"internal error there: {e}; see its hook-errors.log")
     with os.fdopen(real, "wb") as out:
         out.write(wire.answer(code, fields, body).encode("utf-8", "surrogateescape"))

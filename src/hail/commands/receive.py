@@ -24,6 +24,7 @@ from hail.store.store import Receipt, Store, receipt_in
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Protocol
 
     from hail.seat import Seat
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 # --- sent -----------------------------------------------------------------------------------------
 
 
-def sent(ctx: Ctx, msg_ids: list[str], far: Far | None = None) -> int:
+def sent(ctx: Ctx, msg_ids: list[str], far: Callable[[], Far] | None = None) -> int:
     """Per id: `unknown`, `delivered` or `<how> <iso>`, then `replied <id>…` once an answer exists.
 
     One id prints its line alone, as it always did; several prefix each line with its id. Exit 0.
@@ -55,14 +56,14 @@ def sent(ctx: Ctx, msg_ids: list[str], far: Far | None = None) -> int:
     return 0
 
 
-def _far_statuses(ctx: Ctx, msg_ids: list[str], far: Far | None) -> dict[str, str]:
+def _far_statuses(ctx: Ctx, msg_ids: list[str], far: Callable[[], Far] | None) -> dict[str, str]:
     """Receipts of the ids sent to other machines, asked of each machine [docs/seats.md
     "Other machines"]; nothing is run when none was."""
     from hail.store import remote
 
     if far is None or not any(remote.sent(ctx.store.root, i) is not None for i in msg_ids):
         return {}
-    return far.statuses(ctx, msg_ids)
+    return far().statuses(ctx, msg_ids)
 
 
 # --- await ----------------------------------------------------------------------------------------
@@ -221,7 +222,7 @@ def _collect(ctx: Ctx, seat: Seat, peek: bool, all_: bool, got: _Inbox) -> None:
         got.items += [shown for _, shown in entries]
 
 
-def inbox(ctx: Ctx, *, peek: bool, all_: bool, far: Far | None = None) -> int:
+def inbox(ctx: Ctx, *, peek: bool, all_: bool, far: Callable[[], Far] | None = None) -> int:
     """Print my mail framed; claim what had no receipt as `read` unless `peek`.
 
     At most about INBOX_MAX_BYTES are printed (a harness keeps only the start of a long output):
@@ -257,12 +258,12 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool, far: Far | None = None) -> int:
     return 0
 
 
-def _fetch_kept(ctx: Ctx, far: Far | None) -> None:
+def _fetch_kept(ctx: Ctx, far: Callable[[], Far] | None) -> None:
     """Replies another machine kept for this one (it could not reach here) are fetched first."""
     from hail.store import remote
 
     if far is not None and os.path.isdir(remote.sent_dir(ctx.store.root)):
-        far.fetch_open(ctx)
+        far().fetch_open(ctx)
 
 
 def write_claimed(

@@ -2,7 +2,7 @@
 `<seat>@<host>`, its receipts, replies kept there and fetched from here, waits across machines,
 `seats @<host>` and `doctor <host>`.
 
-Every exchange is one `hail peer` run on the host over ssh (transport/ssh.py) with the request on
+Every exchange is one `hail remote-peer` run on the host over ssh (transport/ssh.py) with the request on
 its stdin (wire.py). The sender chooses the id and keeps the message as sent (`remote/<id>.md`);
 the far side files it at most once, so a call whose connection dropped is tried again with the same
 id and tells whether the first one landed.
@@ -23,6 +23,8 @@ from hail.transport import ssh
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from hail.commands.send import Filed, SendArgs
     from hail.seat import Addr
 
@@ -73,6 +75,8 @@ def exchange(ctx: Ctx, host: str, op: str, fields: dict[str, str], body: str = "
         if refused is None and not outcome.dropped:
             return _answer(host, outcome)
         maybe = True
+        if outcome.timed_out:  # a second try would outlast the caller's tool call
+            break
     raise Dropped(f"the connection to {host} dropped before it answered")
 
 
@@ -111,15 +115,23 @@ def send(ctx: Ctx, args: SendArgs, stdin_text: str | None) -> int:
     from hail.commands import send as local
     from hail.seat import parse_target
 
+    addr = parse_target(args.target)
+    if addr.host == wire.own_host(ctx.env):  # this machine's own name: a local send
+        args.target = addr.mailbox
+        return local.send(ctx, args, stdin_text)
     filed = local.Filed()
-    code = file_there(ctx, args, parse_target(args.target), stdin_text, filed)
+    code = file_there(ctx, args, addr, stdin_text, filed)
     if args.wait and filed.id and code in (0, NOT_WOKEN):
         from hail.commands import converse
 
         return converse.after_send(
-            ctx, filed.asker, filed.id, filed.to, args.wait_timeout, far=sys.modules[__name__]
+            ctx, filed.asker, filed.id, filed.to, args.wait_timeout, far=_this
         )
     return code
+
+
+def _this() -> ModuleType:
+    return sys.modules[__name__]
 
 
 def file_there(ctx: Ctx, args: SendArgs, addr: Addr, stdin_text: str | None, filed: Filed) -> int:
@@ -241,7 +253,10 @@ def statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
         except ssh.Unreachable as e:
             note(e.message)
             answered = {}
-        lines.update((i, answered.get(i, "unknown (unreachable)")) for i in asked if i not in lines)
+        for i in asked:
+            if i in answered:
+                remote.note_receipt(ctx.store.root, i, answered[i])
+            lines.setdefault(i, answered.get(i, "unknown (unreachable)"))
     return lines
 
 

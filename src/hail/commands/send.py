@@ -80,7 +80,7 @@ class SendArgs:
         self.no_wake = no_wake
         self.wait = wait
         self.wait_timeout = wait_timeout
-        #: A send from another machine (`hail peer`): its sender and the id it chose.
+        #: A send from another machine (`hail remote-peer`): its sender and the id it chose.
         self.peer: Peer | None = None
 
 
@@ -476,7 +476,7 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
 
 
 def _sender(ctx: Ctx, args: SendArgs, panes: Panes | None) -> Sender:
-    """Who signs: this directory's seat, or the sender on another machine (`hail peer`)."""
+    """Who signs: this directory's seat, or the sender on another machine (`hail remote-peer`)."""
     if args.peer is not None:
         return args.peer.sender
     from hail import route as routing

@@ -520,7 +520,49 @@ def frame(snap: Snapshot) -> list[str]:
     lines += ["  " + line for line in talk_lines(snap)]
     lines += ["", f"TROUBLE ({len(snap.trouble)})"]
     lines += ["  " + line for line in trouble_lines(snap)]
+    far = far_sent(snap.state.root)
+    if far:
+        lines += [
+            "",
+            f"TO OTHER MACHINES ({len(far)}, newest first; receipts as hail sent last heard)",
+        ]
+        lines += ["  " + line for line in far_lines(far)]
     return lines
+
+
+def far_sent(root: str) -> list[dict[str, str]]:
+    """Messages sent from here to other machines [docs/watch.md "Other machines"]: from the copies
+    kept here, with the far machine's last receipt and the replies that reached this machine."""
+    from hail.store import remote
+    from hail.store.conversation import replies_of
+    from hail.store.store import Store
+
+    out = []
+    for msg_id in remote.sent_ids(root)[:LIST_LINES]:
+        msg = remote.sent(root, msg_id)
+        if msg is None:
+            continue
+        replies = " ".join(r for r, _ in replies_of(Store(root), msg_id))
+        out.append(
+            {
+                "id": msg_id,
+                "from": msg.get("reply"),
+                "to": msg.get("to"),
+                "kind": msg.kind,
+                "headline": msg.headline,
+                "receipt": remote.last_receipt(root, msg_id) or "sent",
+                "replies": replies,
+            }
+        )
+    return out
+
+
+def far_lines(far: list[dict[str, str]]) -> list[str]:
+    return [
+        f"{m['id']} {m['from']} → {m['to']} {m['kind']}: {clip_value(m['headline'], HEADLINE_CHARS)}"
+        f" — {m['receipt']}" + (f", replied {m['replies']}" if m["replies"] else "")
+        for m in far
+    ]
 
 
 def to_json(snap: Snapshot) -> dict[str, object]:

@@ -50,6 +50,24 @@ def sent(root: str, msg_id: str) -> Message | None:
     return parse(text) if text is not None else None
 
 
+def note_receipt(root: str, msg_id: str, line: str) -> None:
+    """What the far machine last answered for `hail sent <id>`, for `hail watch` to show."""
+    if os.path.exists(sent_path(root, msg_id)):
+        fs.write_atomic(os.path.join(sent_dir(root), f"{msg_id}.receipt"), f"{line}\n")
+
+
+def last_receipt(root: str, msg_id: str) -> str:
+    """The far machine's last answer for the id, as `note_receipt` kept it; "" when never asked."""
+    text = fs.read_text(os.path.join(sent_dir(root), f"{msg_id}.receipt"))
+    return text.strip() if text else ""
+
+
+def sent_ids(root: str) -> list[str]:
+    """Ids of the messages sent from here to other machines, newest first."""
+    names = fs.list_names(sent_dir(root))
+    return sorted((n[:-3] for n in names if n.endswith(".md")), reverse=True)
+
+
 def split_address(address: str) -> tuple[str, str]:
     """`<mailbox>@<host>` as (mailbox, host); a local mailbox gives (mailbox, "")."""
     head, at, host = address.rpartition("@")

@@ -4,7 +4,7 @@
 GIT_SSH_COMMAND. Every call is non-interactive (BatchMode: no password or host-key prompt can hang
 an agent's tool call; a connect timeout), and calls to one host share one connection (ControlMaster
 auto, a short ControlPersist, a control path short enough for macOS's 104-byte socket limit in a
-0700 directory of this user's). The far side runs the fixed command `<program> peer`; what is sent
+0700 directory of this user's). The far side runs the fixed command `<program> remote-peer`; what is sent
 goes on its stdin.
 """
 
@@ -43,12 +43,13 @@ class Unreachable(StateError):
 class Outcome:
     """One finished call: the far hail's stdout and stderr and the exit status ssh returned."""
 
-    __slots__ = ("code", "err", "out")
+    __slots__ = ("code", "err", "out", "timed_out")
 
-    def __init__(self, code: int, out: bytes, err: bytes) -> None:
+    def __init__(self, code: int, out: bytes, err: bytes, *, timed_out: bool = False) -> None:
         self.code = code
         self.out = out
         self.err = err
+        self.timed_out = timed_out
 
     @property
     def dropped(self) -> bool:
@@ -107,11 +108,11 @@ def _digest(host: str) -> str:
 def command(env: Mapping[str, str], host: str, program: str) -> list[str]:
     """The whole ssh command line: the host after `--` (never read as an option), then the fixed
     far command."""
-    return [*base_command(env, host), "--", host, program, "peer"]
+    return [*base_command(env, host), "--", host, program, "remote-peer"]
 
 
 def call(env: Mapping[str, str], host: str, program: str, data: bytes) -> Outcome:
-    """Run `<program> peer` on `host` with `data` on its stdin; Unreachable when ssh did not start
+    """Run `<program> remote-peer` on `host` with `data` on its stdin; Unreachable when ssh did not start
     or says it never got there."""
     import subprocess  # only a call to another machine pays for it
 
@@ -130,7 +131,7 @@ def call(env: Mapping[str, str], host: str, program: str, data: bytes) -> Outcom
             f"{host}: cannot run {argv[0]} (is OpenSSH installed? HAIL_SSH)"
         ) from None
     except subprocess.TimeoutExpired:
-        return Outcome(255, b"", b"")  # it may have run there: the caller cannot tell
+        return Outcome(255, b"", b"", timed_out=True)  # it may have run there: cannot tell
     return Outcome(proc.returncode, proc.stdout, proc.stderr)
 
 
