@@ -311,3 +311,11 @@ def test_a_message_that_signs_as_the_far_machine_itself_is_refused(net: Net) -> 
     assert got is not None and got.get("code") == "1" and got.get("filed") == "no", answer
     assert "cannot sign as this machine (beta)" in got.body
     assert net.beta.new_files("worker") == []
+
+
+def test_an_unknown_seat_there_is_the_far_error_naming_that_machine(net: Net) -> None:
+    sent = net.alpha.hail("boss", "nobody@beta", "ask", "hello?")
+    assert sent.rc == 1 and sent.out == "", sent
+    assert "error: beta: unknown seat 'nobody'" in sent.err
+    assert "hail seats @beta lists them" in sent.err
+    assert not list((net.alpha.state / "remote").glob("*.md"))

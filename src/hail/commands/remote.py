@@ -97,13 +97,14 @@ def _answer(host: str, outcome: ssh.Outcome) -> Message:
 
 
 def relay(host: str, said: str) -> str:
-    """Print the far side's notices as `hail: <host>: …`; its error line, if any, is returned."""
+    """Print the far side's notices as `hail: <host>: …`; its error line, if any, is returned,
+    with the `hail seats` it names pointed at that machine."""
     error = ""
     for line in said.split("\n"):
         if line.startswith("hail: "):
             note(f"{host}: {line[6:]}")
         elif line.startswith("error: "):
-            error = line[7:]
+            error = line[7:].replace("hail seats lists", f"hail seats @{host} lists")
     return error
 
 
