@@ -44,6 +44,8 @@ class Machine:
     server: ScratchTmux
     env: dict[str, str] = field(default_factory=dict)
     pane: str = ""
+    #: The environment its ssh key lands in.
+    landing: dict[str, str] = field(default_factory=dict)
 
     @property
     def state(self) -> Path:
@@ -112,6 +114,7 @@ def _machine(name: str, seat: str, argv: list[str], sshd: Sshd) -> Machine:
         TMUX_TMPDIR=m.env["TMUX_TMPDIR"],
     )
     sshd.machine(name, landing)
+    m.landing = landing
     return m
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -319,3 +321,45 @@ def test_an_unknown_seat_there_is_the_far_error_naming_that_machine(net: Net) ->
     assert "error: beta: unknown seat 'nobody'" in sent.err
     assert "hail seats @beta lists them" in sent.err
     assert not list((net.alpha.state / "remote").glob("*.md"))
+
+
+def test_a_key_that_pins_its_host_signs_every_message_as_that_host(net: Net) -> None:
+    net.sshd.machine("beta-pinned", {**net.beta.landing, "HAIL_PEER_HOST": "laptop"})
+    net.configs["alpha"].write_text("".join(net.sshd.aliases.values()))
+    sent = net.alpha.hail("boss", "worker@beta-pinned", "fyi", "--no-wake", "who am I?")
+    assert sent.rc == 5, sent
+    text = (net.beta.state / "seats" / "worker" / "new" / f"{id_of(sent.out)}.md").read_text()
+    assert "from: boss@laptop\n" in text and "reply: boss@laptop\n" in text
+
+
+def _far_program(net: Net, script: str) -> None:
+    program = net.alpha.root / "far-hail"
+    program.write_text(f"#!/bin/sh\ncat >/dev/null\n{script}\n")
+    program.chmod(0o755)
+    hosts = net.alpha.root / "home" / ".config" / "hail"
+    hosts.mkdir(parents=True, exist_ok=True)
+    (hosts / "hosts").write_text(f"beta {program}\n")
+
+
+def test_a_far_hail_of_another_protocol_is_a_clear_error(net: Net) -> None:
+    _far_program(net, "printf 'hail-peer: 2\\ncode: 0\\n\\n'")
+    sent = net.alpha.hail("boss", "worker@beta", "ask", "hi")
+    assert sent.rc == 1 and "beta speaks peer protocol 2, this hail 1" in sent.err, sent
+    assert "Nothing was sent" in sent.err
+
+
+def test_an_older_hail_there_is_a_clear_error(net: Net) -> None:
+    _far_program(net, "echo \"error: kind is missing: hail peer <kind> '<headline>'\" >&2; exit 1")
+    sent = net.alpha.hail("boss", "worker@beta", "ask", "hi")
+    assert sent.rc == 1 and "answered, but not as a hail that speaks peer protocol 1" in sent.err
+    assert "kind is missing" in sent.err, sent
+
+
+def test_gc_removes_old_copies_of_sends_to_other_machines(net: Net) -> None:
+    msg_id = _ask(net)
+    copy = net.alpha.state / "remote" / f"{msg_id}.md"
+    old = time.time() - 100 * 86400
+    os.utime(copy, (old, old))
+    gc = net.alpha.hail("boss", "gc")
+    assert "removed 1 copies of messages sent to other machines over 90 days ago" in gc.out, gc
+    assert not copy.exists() and not (net.alpha.state / "ids" / msg_id).is_symlink()

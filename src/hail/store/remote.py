@@ -68,6 +68,21 @@ def sent_ids(root: str) -> list[str]:
     return sorted((n[:-3] for n in names if n.endswith(".md")), reverse=True)
 
 
+def sweep_sent(root: str, cutoff: float) -> int:
+    """Remove the copies of messages sent to other machines before `cutoff` (gc), with their last
+    receipts and ids; the count removed."""
+    removed = 0
+    where = sent_dir(root)
+    for name in fs.list_names(where):
+        t = fs.mtime(os.path.join(where, name))
+        if not name.endswith(".md") or t is None or t >= cutoff:
+            continue
+        forget_sent(root, name[:-3])
+        fs.remove_quietly(os.path.join(where, f"{name[:-3]}.receipt"))
+        removed += 1
+    return removed
+
+
 def split_address(address: str) -> tuple[str, str]:
     """`<mailbox>@<host>` as (mailbox, host); a local mailbox gives (mailbox, "")."""
     head, at, host = address.rpartition("@")
