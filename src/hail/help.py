@@ -225,7 +225,7 @@ did not land, send again; anything else: it did).
   HAIL_HOST   this machine's name in addresses (default: the short host name); it must be how the
               other machine reaches this one by ssh
   HAIL_SSH    the ssh command line (default ssh), split as a shell splits words
-  ~/.config/hail/hosts   `<host> <program>` lines: the far hail when it is not on its login PATH
+  ~/.config/hail/hosts   `<host> <program>` lines: the far hail when ssh's PATH there lacks it
 
 Examples
   hail worker@buildbox ask --wait 'Is the release build green?'

@@ -79,7 +79,7 @@ def test_a_host_without_hail_names_the_cause(net: Net) -> None:
     hosts.mkdir(parents=True)
     (hosts / "hosts").write_text("beta /nonexistent/bin/hail\n")
     refused = net.alpha.hail("boss", "worker@beta", "ask", "anyone?")
-    assert refused.rc == 1 and "beta has no hail on its login PATH" in refused.err, refused
+    assert refused.rc == 1 and "beta has no hail on the PATH ssh gives it" in refused.err, refused
     assert net.beta.new_files("worker") == []
 
 

@@ -90,7 +90,7 @@ def test_ssh_that_never_got_there_names_the_cause(said: bytes, cause: str) -> No
 def test_a_drop_after_connecting_is_no_refusal_and_a_missing_hail_is() -> None:
     assert ssh.refusal("box", ssh.Outcome(255, b"", b"Connection to box closed.\n")) is None
     missing = ssh.refusal("box", ssh.Outcome(127, b"", b"bash: hail: command not found\n"))
-    assert missing is not None and "no hail on its login PATH" in missing.message
+    assert missing is not None and "no hail on the PATH ssh gives it" in missing.message
 
 
 def test_the_command_line_holds_only_hails_fixed_words() -> None:

@@ -145,8 +145,8 @@ def refusal(host: str, outcome: Outcome) -> Unreachable | None:
         return None
     if outcome.code == _NOT_FOUND and not outcome.out:
         return Unreachable(
-            f"{host} has no hail on its login PATH (the far shell said: {last_line(said)}); "
-            "install hail there, or name its program for this host (docs/seats.md)"
+            f"{host} has no hail on the PATH ssh gives it (the far shell said: {last_line(said)}); "
+            "install hail there, or name its program for this host in ~/.config/hail/hosts"
         )
     return None
 
