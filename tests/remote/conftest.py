@@ -134,9 +134,9 @@ def net() -> Iterator[Net]:
         # One shared connection per host alias at most, whatever the test sent.
         assert len(sshd.masters()) <= len(sshd.aliases), sshd.masters()
     finally:
-        left = sshd.masters()
+        left = sshd.masters() + sshd.sessions()  # sshd itself among its sessions
         sshd.stop()
         for m in machines:
             m.server.kill()
             shutil.rmtree(m.root, ignore_errors=True)
-        assert not any(alive(p) for p in left)
+        assert left and not any(alive(p) for p in left), left

@@ -363,3 +363,17 @@ def test_gc_removes_old_copies_of_sends_to_other_machines(net: Net) -> None:
     gc = net.alpha.hail("boss", "gc")
     assert "removed 1 copies of messages sent to other machines over 90 days ago" in gc.out, gc
     assert not copy.exists() and not (net.alpha.state / "ids" / msg_id).is_symlink()
+
+
+def test_sent_fetches_a_kept_reply_and_shows_it_replied(net: Net) -> None:
+    ask_id = _ask(net)
+    net.cut_off()
+    reply = net.beta.hail("worker", "boss@alpha", "fyi", "--re", ask_id, "kept for sent")
+    reply_id = id_of(reply.out)
+    receipt = net.alpha.hail("boss", "sent", ask_id)
+    assert receipt.rc == 0 and receipt.out.strip().endswith(f"replied {reply_id}"), receipt
+    assert net.alpha.new_files("boss") == [f"{reply_id}.md"]
+    assert (
+        net.beta.hail("worker", "sent", reply_id).out.strip()
+        != "held (kept here until alpha fetches it)"
+    )
