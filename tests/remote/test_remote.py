@@ -31,6 +31,8 @@ def test_a_send_files_on_the_far_machine_and_its_receipt_comes_back(net: Net) ->
     receipt = net.alpha.hail("boss", "sent", msg_id)
     assert receipt.rc == 0, receipt
     assert receipt.out.strip() == "delivered"
+    kept = net.alpha.hail("boss", "show", msg_id)  # the copy as sent, kept here
+    assert kept.rc == 0 and "build the release?" in kept.out, kept
 
 
 HOSTILE_HEADLINE = "$(touch /tmp/PWN-H) `touch /tmp/PWN-B` 'q' \"dq\" ; rm -rf x && echo hi"
