@@ -112,7 +112,7 @@ def _await(call: Call) -> int:
     from hail.commands import receive
 
     timeout = ctx.default_wait() if timeout is None else timeout
-    return receive.await_(ctx, call.texts("ids"), timeout, any_=call.flag("any"))
+    return receive.await_(ctx, call.texts("ids"), timeout, any_=call.flag("any"), far=_far)
 
 
 def _inbox(call: Call) -> int:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -175,9 +177,11 @@ def test_sent_and_inbox_fetch_a_kept_reply(net: Net) -> None:
     assert net.alpha.hail("boss", "inbox").out.strip() == "(inbox empty)"
 
 
-def _wait_in_background(net: Net, *args: str) -> subprocess.Popen[str]:
+@contextlib.contextmanager
+def _in_background(net: Net, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """hail on alpha as a background process (a wait), killed if the test leaves it running."""
     env = {**net.alpha.env, "TMUX_PANE": net.alpha.pane}
-    return subprocess.Popen(
+    proc = subprocess.Popen(
         [hail_bin(), *args],
         cwd=net.alpha.seat_dir("boss"),
         env=env,
@@ -186,31 +190,31 @@ def _wait_in_background(net: Net, *args: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
     )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
 
 
 @pytest.mark.parametrize("reachable", [True, False])
 def test_ask_wait_waits_across_machines(net: Net, reachable: bool) -> None:
     if not reachable:
         net.cut_off()
-    asker = _wait_in_background(net, "worker@beta", "ask", "--wait", "30", "ready to ship?")
-    try:
+    with _in_background(net, "worker@beta", "ask", "--wait", "30", "ready to ship?") as asker:
         assert asker.stdout is not None
         line = asker.stdout.readline()
         ask_id = line.strip().removeprefix("id=")
         reply = net.beta.hail("worker", "boss@alpha", "fyi", "--re", ask_id, "ship it")
         assert reply.rc == (0 if reachable else 5), reply
         out, err = asker.communicate(timeout=40)
-    finally:
-        if asker.poll() is None:
-            asker.kill()
-            asker.wait(10)
     assert asker.returncode == 0, err
     assert "ship it" in out
 
 
 def test_crossing_waits_between_machines_are_refused(net: Net) -> None:
-    asker = _wait_in_background(net, "worker@beta", "ask", "--wait", "30", "your call?")
-    try:
+    with _in_background(net, "worker@beta", "ask", "--wait", "30", "your call?") as asker:
         assert asker.stdout is not None
         ask_id = asker.stdout.readline().strip().removeprefix("id=")
         crossed = net.beta.hail("worker", "boss@alpha", "ask", "--wait", "20", "mine first?")
@@ -219,10 +223,6 @@ def test_crossing_waits_between_machines_are_refused(net: Net) -> None:
         answer = net.beta.hail("worker", "boss@alpha", "fyi", "--re", ask_id, "yours")
         assert answer.rc == 0, answer
         out, err = asker.communicate(timeout=40)
-    finally:
-        if asker.poll() is None:
-            asker.kill()
-            asker.wait(10)
     assert asker.returncode == 0 and "yours" in out, err
 
 
@@ -379,3 +379,14 @@ def test_sent_fetches_a_kept_reply_and_shows_it_replied(net: Net) -> None:
         net.beta.hail("worker", "sent", reply_id).out.strip()
         != "held (kept here until alpha fetches it)"
     )
+
+
+def test_await_waits_for_a_receipt_on_the_far_machine(net: Net) -> None:
+    msg_id = _ask(net, "read me")
+    with _in_background(net, "await", msg_id, "--timeout", "30") as waiting:
+        time.sleep(0.5)
+        assert waiting.poll() is None, "no receipt yet"
+        assert "read me" in net.beta.hail("worker", "inbox").out
+        out, err = waiting.communicate(timeout=40)
+    assert waiting.returncode == 0, err
+    assert out.startswith(f"{msg_id} read 20"), out

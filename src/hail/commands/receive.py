@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     class Far(Protocol):
         """How `sent` and `inbox` reach other machines (commands/remote.py, given by the verb)."""
 
-        def statuses(self, ctx: Ctx, msg_ids: list[str]) -> dict[str, str]: ...
+        def statuses(
+            self, ctx: Ctx, msg_ids: list[str], *, quiet: bool = False
+        ) -> dict[str, str]: ...
 
         def fetch_open(self, ctx: Ctx) -> None: ...
 
@@ -72,11 +74,12 @@ def _far_statuses(ctx: Ctx, msg_ids: list[str], far: Callable[[], Far] | None) -
 class _Watch:
     """One awaited id. The archive index is read at most once for it, at its first miss."""
 
-    __slots__ = ("archive_read", "archived", "id", "receipt")
+    __slots__ = ("archive_read", "archived", "far_line", "id", "receipt")
 
     def __init__(self, msg_id: str) -> None:
         self.id = msg_id
         self.receipt: Receipt | None = None
+        self.far_line = ""  # sent to another machine: its receipt there, once it has one
         self.archive_read = False
         self.archived: Mailbox | None = None
 
@@ -98,23 +101,56 @@ class _Watch:
             self.receipt = found if found is not None and found.received else None
 
 
-def await_(ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool) -> int:
+class _FarWatch:
+    """The awaited ids sent to other machines, asked of their machines every REMOTE_FETCH_SECONDS
+    [docs/seats.md "Other machines"]."""
+
+    __slots__ = ("asked", "far", "watches")
+
+    def __init__(self, ctx: Ctx, watches: list[_Watch], far: Callable[[], Far] | None) -> None:
+        from hail.store import remote
+
+        self.far = far
+        self.watches = [w for w in watches if far and remote.sent(ctx.store.root, w.id)]
+        self.asked = -policy.REMOTE_FETCH_SECONDS
+
+    def poll(self, ctx: Ctx) -> None:
+        waiting = [w for w in self.watches if not w.far_line]
+        if not waiting or self.far is None:
+            return
+        if time.monotonic() - self.asked < policy.REMOTE_FETCH_SECONDS:
+            return
+        self.asked = time.monotonic()
+        lines = self.far().statuses(ctx, [w.id for w in waiting], quiet=True)
+        for w in waiting:
+            how = lines.get(w.id, "")
+            if how.split(" ")[0] in ("injected", "read", "inline"):
+                w.far_line = how.split(" replied ")[0]
+
+
+def await_(
+    ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool, far: Callable[[], Far] | None = None
+) -> int:
     """Wait until every id (or any, with `any_`) has a receipt; exit 0, or 1 on timeout."""
     if not ids_:
         raise UsageError("await needs at least one message id")
     watches = [_Watch(i) for i in ids_]
+    afar = _FarWatch(ctx, watches, far)
     deadline = time.monotonic() + timeout
     while True:
+        afar.poll(ctx)
         for w in watches:
             w.poll(ctx.store)
-        got = [w.receipt is not None for w in watches]
+        got = [w.receipt is not None or bool(w.far_line) for w in watches]
         satisfied = any(got) if any_ else all(got)
         left = deadline - time.monotonic()
         if satisfied or left <= 0:
             break
         time.sleep(min(policy.AWAIT_POLL_SECONDS, left))
     for w in watches:
-        if w.receipt is not None:
+        if w.far_line:
+            emit(f"{w.id} {w.far_line}")
+        elif w.receipt is not None:
             emit(f"{w.id} {w.receipt.line()}")
         else:
             emit(f"{w.id} {'pending' if satisfied else 'timeout'}")

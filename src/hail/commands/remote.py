@@ -237,9 +237,9 @@ def host_of(ctx: Ctx, msg_id: str) -> str:
     return remote.split_address(sent.get("to"))[1] if sent is not None else ""
 
 
-def statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
+def statuses(ctx: Ctx, msg_ids: list[str], *, quiet: bool = False) -> dict[str, str]:
     """`hail sent` of ids sent to other machines: each machine asked once (and what it kept for
-    this one fetched)."""
+    this one fetched); an unreachable machine is noted unless `quiet` (a wait asks again)."""
     by_host: dict[str, list[str]] = {}
     for msg_id in msg_ids:
         host = host_of(ctx, msg_id)
@@ -251,8 +251,9 @@ def statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
         lines.update((i, f"held (kept here until {host} fetches it)") for i in kept)
         try:
             answered = _status(ctx, host, [i for i in asked if i not in kept])
-        except ssh.Unreachable as e:
-            note(e.message)
+        except HailError as e:  # unreachable, or no answer: nothing is known of its receipts
+            if not quiet:
+                note(e.message)
             answered = {}
         for i in asked:
             if i in answered:
