@@ -12,9 +12,9 @@ check: lint types test scenarios nix-check bench
 test:
     python -m pytest -q tests/unit tests/cli tests/stress
 
-# the tmux scenario suite, each test on its own scratch server
+# the tmux scenario suites, each test on its own scratch server (tests/remote: two machines over a private sshd)
 scenarios:
-    python -m pytest -q tests/scenarios
+    python -m pytest -q tests/scenarios tests/remote
 
 # end-to-end tests against the real Claude Code and Codex TUIs (downloads them from npm once)
 real-clients:

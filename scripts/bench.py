@@ -25,7 +25,9 @@ Modes:
              --seconds (30) for --sessions (3) stand-in sessions, wakeups per second, and the time
              from a send's signal to its exit 2; exit 1 past 0.1 % of a core or 15 MB;
   --routes   the send's own time on each route (woken, busy, typed, --no-wake) to a stand-in Claude
-             Code on a scratch tmux server (docs/transport.md "Routes").
+             Code on a scratch tmux server (docs/transport.md "Routes");
+  --remote   a warm and a cold send to a seat on another machine over localhost ssh, median of
+             --runs (5): scripts/bench_remote.py (docs/seats.md "Other machines").
 """
 
 from __future__ import annotations
@@ -1314,6 +1316,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--waiter", action="store_true", help="the waiter asleep: CPU, memory, and a wake"
     )
     mode.add_argument("--routes", action="store_true", help="the send's own time on each route")
+    mode.add_argument("--remote", action="store_true", help="a send over localhost ssh")
     mode.add_argument(
         "--validate", action="store_true", help="run every case once and check its output"
     )
@@ -1333,6 +1336,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     hail = find_hail(args.hail)
+    if args.remote:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_remote
+
+        return bench_remote.run(hail, args.runs or 5)
     python = args.python or interpreter_of(hail)
     runs = args.runs or (CHECK_RUNS if args.check else FULL_RUNS if args.full else DEFAULT_RUNS)
     if args.check and runs < CHECK_RUNS:

@@ -232,7 +232,10 @@ TABLE: tuple[Verb, ...] = (
     Verb(
         "seats",
         "Seats",
-        (("seats [seat]", "seats, their agent panes, unread, hook age"),),
+        (
+            ("seats [seat]", "seats, their agent panes, unread, hook age"),
+            ("seats @<host>", "the seats of another machine (over ssh)"),
+        ),
         (Arg("seat", required=False),),
     ),
     Verb(
@@ -273,7 +276,21 @@ TABLE: tuple[Verb, ...] = (
         ),
         opts=(Opt("--check"), Opt("--yes"), Opt("--trust-codex"), Opt("--program", TEXT, "PATH")),
     ),
-    Verb("doctor", "Tool", (("doctor", "check the install and the mail nobody reads"),)),
+    Verb(
+        "doctor",
+        "Tool",
+        (
+            ("doctor", "check the install and the mail nobody reads"),
+            ("doctor <host>", "check the route to another machine: ssh, its hail, versions"),
+        ),
+        (Arg("host", required=False),),
+    ),
+    Verb(
+        "remote-peer",
+        "Tool",
+        (("remote-peer", "another machine's hail, over ssh (run by hail, not by you)"),),
+        lean=True,
+    ),
     Verb(
         "gc",
         "Tool",

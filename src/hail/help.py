@@ -24,6 +24,7 @@ Examples
   hail api-1b hold --scope murail-ke7is --for 3h 'HOLD landing until the gate is green'
   hail api-1b release --re 1006T171200-b2c4 'gate green'
   hail worker@%5 announce 'STOP: the main branch is broken, do not land'
+  hail worker@buildbox ask 'Run the slow suite on the build box; reply with the result'
 
 Options
   --re <id>        the id of the message this answers (required for release)
@@ -204,6 +205,34 @@ hail setup — install the hooks, check the install
       A real end-to-end run on a scratch tmux server; touches nothing of yours.
 """
 
+MACHINES = f"""\
+hail machines — seats on other machines, over OpenSSH
+
+  hail <seat>@<host> <kind> '<headline>'   send to a seat on another machine: <host> is anything
+                                           `ssh <host>` reaches (an alias of ~/.ssh/config)
+  hail seats @<host>                       that machine's seats
+  hail doctor <host>                       the route: ssh, hail there, versions, names
+
+It files and wakes there as if it were sent there (exit 0, 3, 4, 5 keep their meaning); a message
+from another machine shows from:<seat>@<host>: paste that to answer. hail sent, --re replies,
+ask --wait and await --reply cross machines. A reply the far side cannot push back (a laptop behind
+NAT) is kept there and fetched by the asker's await --reply, ask --wait, sent and inbox.
+
+An unreachable host is exit 1 naming the host and the cause, within {policy.SSH_CONNECT_TIMEOUT} s; nothing is sent.
+A send that cannot tell whether it landed says so: hail sent <id> asks that machine (unknown: it
+did not land, send again; anything else: it did).
+
+  HAIL_HOST   this machine's name in addresses (default: the short host name); it must be how the
+              other machine reaches this one by ssh
+  HAIL_SSH    the ssh command line (default ssh), split as a shell splits words
+  ~/.config/hail/hosts   `<host> <program>` lines: the far hail when ssh's PATH there lacks it
+
+Examples
+  hail worker@buildbox ask --wait 'Is the release build green?'
+  hail seats @buildbox
+  hail doctor buildbox
+"""
+
 STATE = f"""\
 hail state — files, environment, exit codes
 
@@ -225,6 +254,7 @@ Environment
   HAIL_SEAT             a seat name, used only where the directory names none
   HAIL_AGENT_COMMANDS   commands that count as agents (default claude,codex,gemini,opencode)
   HAIL_DEBUG            1: an unexpected error prints its traceback to stderr
+  HAIL_HOST, HAIL_SSH   this machine's name, the ssh command line (hail help machines)
   XDG_STATE_HOME        the state root's parent
   CLAUDE_CONFIG_DIR     another Claude Code config directory for setup and doctor
   CODEX_HOME            the Codex config directory (default ~/.codex)
@@ -243,6 +273,7 @@ TOPICS = {
     "panes": PANES,
     "setup": SETUP,
     "state": STATE,
+    "machines": MACHINES,
 }
 
 ALIASES = {
@@ -277,6 +308,11 @@ ALIASES = {
     "environment": "state",
     "exit": "state",
     "gc": "state",
+    "peer": "machines",
+    "remote-peer": "machines",
+    "remote": "machines",
+    "host": "machines",
+    "ssh": "machines",
 }
 
 

@@ -179,3 +179,23 @@ WATCH_PANES_SECONDS = 2.0
 WATCH_MESSAGES = 200
 #: Watch reads this much of a message file for its headers; the body is read only when opened.
 WATCH_HEAD_BYTES = 8192
+
+#: Other machines over ssh [docs/seats.md "Other machines"]. An unreachable host must be told
+#: within a tool call: ssh gives up connecting after this many seconds (ConnectTimeout).
+SSH_CONNECT_TIMEOUT = 5
+#: One connection per host is kept this long after its last use (ControlPersist): the next send
+#: to that host skips the handshake, and no master outlives its use for long.
+SSH_PERSIST_SECONDS = 60
+#: A whole call (connect, the far side's send with its wake, the answer) ends within this: a far
+#: send types for at most TYPE_SEEN_TIMEOUT plus its pauses.
+SSH_CALL_TIMEOUT = 60.0
+#: A call whose connection dropped before the far side answered is tried again once with the same
+#: id: the far side refuses a second copy, so the retry tells whether the first one landed.
+SSH_ATTEMPTS = 2
+#: A request or an answer is a message and its headers: the far side reads at most this much.
+PEER_MAX_BYTES = STDIN_MAX_BYTES + 65536
+#: A wait for replies from another machine asks it for replies kept there (its machine could not
+#: reach this one) this often.
+REMOTE_FETCH_SECONDS = 2.0
+#: `inbox` and `sent` fetch kept replies only for asks to other machines younger than this.
+REMOTE_OPEN_SECONDS = 86400

@@ -33,6 +33,12 @@ def is_seat_name(name: str) -> bool:
     return is_plain_name(name) and name not in RESERVED
 
 
+def is_host_name(text: str) -> bool:
+    """What `<seat>@<host>` may name: a plain name not starting with `-` (ssh would read an option)
+    or `%` (a pane id); no `@`, since a user name belongs in the ssh config."""
+    return is_plain_name(text) and text[0] not in "-%"
+
+
 def is_pane_id(text: str) -> bool:
     """`%` and digits."""
     return len(text) > 1 and text[0] == "%" and text[1:].isdigit() and text[1:].isascii()
@@ -163,18 +169,26 @@ class Addr:
     - `seat` alone: a seat's mailbox;
     - `seat` + `pane` with `sub=True`: the sub-seat `seat@%N`;
     - `seat` + `pane` with `sub=False`: the pane `%N`, checked to be in `seat` (`seat/%N`);
-    - `pane_target` alone: a tmux pane target (`%N`, `session:window.pane`, all digits).
+    - `pane_target` alone: a tmux pane target (`%N`, `session:window.pane`, all digits);
+    - `seat` (with `pane`, `sub=True`: a sub-seat) and `host`: a seat on another machine
+      (`seat@host`, `seat@%N@host`) [docs/seats.md "Other machines"].
     """
 
-    __slots__ = ("pane", "pane_target", "seat", "sub")
+    __slots__ = ("host", "pane", "pane_target", "seat", "sub")
 
     def __init__(
-        self, seat: str = "", pane: str = "", sub: bool = False, pane_target: str = ""
+        self,
+        seat: str = "",
+        pane: str = "",
+        sub: bool = False,
+        pane_target: str = "",
+        host: str = "",
     ) -> None:
         self.seat = seat
         self.pane = pane
         self.sub = sub
         self.pane_target = pane_target
+        self.host = host
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Addr) and self._key() == other._key()
@@ -183,10 +197,10 @@ class Addr:
         return hash(self._key())
 
     def __repr__(self) -> str:
-        return f"Addr(seat={self.seat!r}, pane={self.pane!r}, sub={self.sub!r}, pane_target={self.pane_target!r})"
+        return f"Addr(seat={self.seat!r}, pane={self.pane!r}, sub={self.sub!r}, pane_target={self.pane_target!r}, host={self.host!r})"
 
-    def _key(self) -> tuple[str, str, bool, str]:
-        return (self.seat, self.pane, self.sub, self.pane_target)
+    def _key(self) -> tuple[str, str, bool, str, str]:
+        return (self.seat, self.pane, self.sub, self.pane_target, self.host)
 
     @property
     def mailbox(self) -> str:
@@ -220,9 +234,16 @@ def parse_target(arg: str) -> Addr:
         raise _bad_target(arg)
     seat_part, at, pane_part = left.partition("@")
     if at:
-        if not is_plain_name(seat_part) or not is_pane_id(pane_part):
+        # `seat@%N`, `seat@%N@host` or `seat@host`: a pane id starts with `%`, a host never does.
+        if pane_part.startswith("%"):
+            pane_part, at_host, host = pane_part.partition("@")
+        else:
+            pane_part, at_host, host = "", "@", pane_part
+        if not is_plain_name(seat_part) or (pane_part and not is_pane_id(pane_part)):
             raise _bad_target(arg)
-        return Addr(seat=seat_part, pane=pane_part, sub=True)
+        if at_host and not is_host_name(host):
+            raise _bad_target(arg)
+        return Addr(seat=seat_part, pane=pane_part, sub=bool(pane_part), host=host)
     if is_pane_id(arg) or (arg.isdigit() and arg.isascii()):
         return Addr(pane_target=arg)
     if ":" in arg:

@@ -14,6 +14,7 @@ from hail.argv import PARSER_TAIL, Call
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
 
     from hail.commands.send import SendArgs
     from hail.context import Ctx
@@ -51,9 +52,22 @@ def _send(call: Call) -> int:
         # fd 1 closed: the send still types and reports its status; only `id=` goes nowhere.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
     from hail.commands import send
+    from hail.seat import parse_target
     from hail.stdin import read_body
 
-    return send.send(_ctx(), send_args(call), read_body())
+    args = send_args(call)
+    if parse_target(args.target).host:  # a seat on another machine: its own way, over ssh
+        from hail.commands import remote
+
+        return remote.send(_ctx(), args, read_body())
+    return send.send(_ctx(), args, read_body())
+
+
+def _far() -> ModuleType:
+    """How a verb reaches other machines, loaded only when a message went to one."""
+    from hail.commands import remote
+
+    return remote
 
 
 def _deliver(call: Call) -> int:
@@ -83,7 +97,7 @@ def _brief(call: Call) -> int:
 def _sent(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.sent(_ctx(), call.texts("ids"))
+    return receive.sent(_ctx(), call.texts("ids"), far=_far)
 
 
 def _await(call: Call) -> int:
@@ -92,17 +106,19 @@ def _await(call: Call) -> int:
     if call.flag("reply"):
         from hail.commands import converse
 
-        return converse.await_replies(ctx, call.texts("ids"), timeout, any_=call.flag("any"))
+        return converse.await_replies(
+            ctx, call.texts("ids"), timeout, any_=call.flag("any"), far=_far
+        )
     from hail.commands import receive
 
     timeout = ctx.default_wait() if timeout is None else timeout
-    return receive.await_(ctx, call.texts("ids"), timeout, any_=call.flag("any"))
+    return receive.await_(ctx, call.texts("ids"), timeout, any_=call.flag("any"), far=_far)
 
 
 def _inbox(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.inbox(_ctx(), peek=call.flag("peek"), all_=call.flag("all"))
+    return receive.inbox(_ctx(), peek=call.flag("peek"), all_=call.flag("all"), far=_far)
 
 
 def _show(call: Call) -> int:
@@ -119,9 +135,23 @@ def _whoami(call: Call) -> int:
 
 
 def _seats(call: Call) -> int:
+    seat = call.text("seat")
+    if seat is not None and seat.startswith("@"):
+        from hail.commands import remote
+
+        return remote.seats(_ctx(), _host(seat[1:]))
     from hail.commands import panes
 
-    return panes.seats(_ctx(), call.text("seat"))
+    return panes.seats(_ctx(), seat)
+
+
+def _host(text: str) -> str:
+    from hail.errors import UsageError
+    from hail.seat import is_host_name
+
+    if not is_host_name(text):
+        raise UsageError(f"'{text}' is not a host: a Host alias of your ssh config, or a host name")
+    return text
 
 
 def _watch(call: Call) -> int:
@@ -169,9 +199,20 @@ def _setup(call: Call) -> int:
 
 
 def _doctor(call: Call) -> int:
+    host = call.text("host")
+    if host is not None:
+        from hail.commands import remote
+
+        return remote.doctor(_ctx(), _host(host))
     from hail.commands import doctor
 
     return doctor.doctor(_ctx())
+
+
+def _peer(call: Call) -> int:
+    from hail.commands.peer import peer
+
+    return peer()
 
 
 def _gc(call: Call) -> int:
@@ -228,6 +269,7 @@ RUNS: dict[str, Callable[[Call], int]] = {
     "keys": _keys,
     "setup": _setup,
     "doctor": _doctor,
+    "remote-peer": _peer,
     "gc": _gc,
     "demo": _demo,
     "version": _version,

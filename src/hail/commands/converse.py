@@ -25,7 +25,17 @@ from hail.store.message import parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import FrameType
+    from typing import Protocol
+
+    class Far(Protocol):
+        """How a wait reaches other machines (commands/remote.py, given by the caller: a wait
+        on a local ask never loads it)."""
+
+        def fetch(self, ctx: Ctx, hosts: list[str]) -> None: ...
+
+        def crossing(self, ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None: ...
 
     from hail.store.message import Message
 
@@ -57,13 +67,14 @@ def _stop_on_term(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)  # unwinds through `finally`: the wait record is removed
 
 
-def begin(ctx: Ctx, wait: waits.Wait) -> None:
+def begin(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None = None) -> None:
     """Record the wait, or refuse it at once when it would close a cycle of waits."""
     listed = waits.start(ctx.store, wait)
     path = waits.blocking_path(
         waits.live(ctx.store, ctx.now(), listed), wait, waits.settled(ctx.store)
     )
     if path is None:
+        _refuse_far_crossing(ctx, wait, far)
         return
     waits.stop(wait)
     holder, ask_id = path[-1]
@@ -78,21 +89,45 @@ def begin(ctx: Ctx, wait: waits.Wait) -> None:
     )
 
 
+def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None) -> None:
+    """A seat on another machine that waits on this waiter: refused as a local crossing is. Each
+    side writes its record before it asks, so of two waits that cross at once at worst both give
+    way, never neither [docs/conversations.md "Crossing waits"]."""
+    from hail.store import remote
+
+    if far is None or not any(remote.split_address(t)[1] for t in wait.targets):
+        return
+    found = far().crossing(ctx, wait.waiter, wait.targets)
+    if found is None:
+        return
+    waits.stop(wait)
+    target, ask_id = found
+    raise WaitCycleError(
+        f"not waiting: {target} is waiting for your reply to {ask_id}, so the waits would block "
+        "each other until they time out. Your own answer still arrives by your hooks. Answer "
+        f"first: hail {target} fyi --re {ask_id} '<answer>'"
+    )
+
+
 def _links(path: waits.Path) -> list[tuple[waits.Wait, str]]:
     """Each wait on the way with the mailbox it waits on (the target of its ask)."""
     return [(w, w.targets[w.asks.index(ask)]) for w, ask in path]
 
 
-def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str, str]]]:
+def wait_for(
+    ctx: Ctx, wait: waits.Wait, seat: str, far: Callable[[], Far] | None = None
+) -> dict[str, list[tuple[str, str]]]:
     """Poll until the wait is satisfied or its deadline passes; the replies found per ask."""
     import signal  # only a wait needs it, and it costs a send a tenth of its time
 
-    begin(ctx, wait)
+    begin(ctx, wait, far)
     previous = signal.signal(signal.SIGTERM, _stop_on_term)
     found: dict[str, list[tuple[str, str]]] = {}
+    fetch = _far_fetch(ctx, wait, far)
     try:
         refreshed = time.monotonic()
         while True:
+            fetch()
             found = {a: conversation.replies_in_seat(ctx.store, a, seat) for a in wait.asks}
             got = [bool(found[a]) for a in wait.asks]
             left = wait.deadline - ctx.now()
@@ -105,6 +140,21 @@ def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str,
     finally:
         waits.stop(wait)
         signal.signal(signal.SIGTERM, previous)
+
+
+def _far_fetch(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None) -> Callable[[], None]:
+    """For asks to other machines: fetch the replies kept there, every REMOTE_FETCH_SECONDS."""
+    from hail.store import remote
+
+    hosts = sorted({h for h in (remote.split_address(t)[1] for t in wait.targets) if h})
+    last = [-policy.REMOTE_FETCH_SECONDS]
+
+    def fetch() -> None:
+        if far is not None and hosts and time.monotonic() - last[0] >= policy.REMOTE_FETCH_SECONDS:
+            far().fetch(ctx, hosts)
+            last[0] = time.monotonic()
+
+    return fetch
 
 
 # --- printing what arrived -----------------------------------------------------------------------
@@ -164,9 +214,11 @@ def _timed_out(asks: list[str], missing: list[str], timeout: float) -> StateErro
     )
 
 
-def settle(ctx: Ctx, wait: waits.Wait, seat: str, timeout: float) -> int:
+def settle(
+    ctx: Ctx, wait: waits.Wait, seat: str, timeout: float, far: Callable[[], Far] | None = None
+) -> int:
     """Wait, print what arrived, and return 0 or raise the timeout."""
-    found = wait_for(ctx, wait, seat)
+    found = wait_for(ctx, wait, seat, far)
     arrived = [r for a in wait.asks for r in found[a]]
     show_replies(ctx, arrived)
     missing = [a for a in wait.asks if not found[a]]
@@ -178,7 +230,14 @@ def settle(ctx: Ctx, wait: waits.Wait, seat: str, timeout: float) -> int:
 # --- the verbs -----------------------------------------------------------------------------------
 
 
-def await_replies(ctx: Ctx, asks: list[str], timeout: float | None, *, any_: bool) -> int:
+def await_replies(
+    ctx: Ctx,
+    asks: list[str],
+    timeout: float | None,
+    *,
+    any_: bool,
+    far: Callable[[], Far] | None = None,
+) -> int:
     """`hail await --reply <id>… [--timeout S] [--any]`."""
     if not asks:
         raise UsageError("await --reply needs the id of at least one ask you sent")
@@ -193,10 +252,17 @@ def await_replies(ctx: Ctx, asks: list[str], timeout: float | None, *, any_: boo
         any_=any_,
         deadline=ctx.now() + limit,
     )
-    return settle(ctx, wait, seat.name, limit)
+    return settle(ctx, wait, seat.name, limit, far)
 
 
-def after_send(ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None) -> int:
+def after_send(
+    ctx: Ctx,
+    asker: str,
+    ask_id: str,
+    to: str,
+    timeout: float | None,
+    far: Callable[[], Far] | None = None,
+) -> int:
     """The wait of `ask --wait`, once the ask is filed; its exit code replaces the send's."""
     seat = conversation.seat_of_mailbox(asker)
     if timeout is None:  # the default holds the send and the wait, to fit one tool call
@@ -207,4 +273,4 @@ def after_send(ctx: Ctx, asker: str, ask_id: str, to: str, timeout: float | None
         deadline = ctx.now() + limit
     wait = waits.Wait(asker, [ask_id], [to], any_=False, deadline=deadline)
     flush()  # the id line is out before the wait starts
-    return settle(ctx, wait, seat, limit)
+    return settle(ctx, wait, seat, limit, far)

@@ -12,6 +12,7 @@ from hail import policy
 from hail.context import Ctx
 from hail.output import emit
 from hail.store import gc as store_gc
+from hail.store import remote
 
 
 def gc(ctx: Ctx, days: int = policy.GC_DEFAULT_DAYS) -> int:
@@ -35,9 +36,19 @@ def gc(ctx: Ctx, days: int = policy.GC_DEFAULT_DAYS) -> int:
         emit(
             f"removed {report.unfinished} unfinished writes left in tmp/ by sends that never ended"
         )
+    far = (
+        remote.sweep_sent(store.root, ctx.now() - days * 86400) if os.path.isdir(store.root) else 0
+    )
+    if far:
+        emit(f"removed {far} copies of messages sent to other machines over {days} days ago")
     if report.waits:
         emit(
             f"removed {report.waits} wait records that block nobody "
             "(their wait is over, or no wait wrote them)"
         )
+    far = (
+        remote.sweep_sent(store.root, ctx.now() - days * 86400) if os.path.isdir(store.root) else 0
+    )
+    if far:
+        emit(f"removed {far} copies of messages sent to other machines over {days} days ago")
     return 0

@@ -24,25 +24,48 @@ from hail.store.store import Receipt, Store, receipt_in
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Protocol
+
     from hail.seat import Seat
+
+    class Far(Protocol):
+        """How `sent` and `inbox` reach other machines (commands/remote.py, given by the verb)."""
+
+        def statuses(
+            self, ctx: Ctx, msg_ids: list[str], *, quiet: bool = False
+        ) -> dict[str, str]: ...
+
+        def fetch_open(self, ctx: Ctx) -> None: ...
 
 # --- sent -----------------------------------------------------------------------------------------
 
 
-def sent(ctx: Ctx, msg_ids: list[str]) -> int:
+def sent(ctx: Ctx, msg_ids: list[str], far: Callable[[], Far] | None = None) -> int:
     """Per id: `unknown`, `delivered` or `<how> <iso>`, then `replied <id>…` once an answer exists.
 
     One id prints its line alone, as it always did; several prefix each line with its id. Exit 0.
     """
     from hail.store.conversation import replies_of
 
+    afar = _far_statuses(ctx, msg_ids, far)
     for msg_id in msg_ids:
-        line = ctx.store.status(msg_id).line()
+        line = afar.get(msg_id) or ctx.store.status(msg_id).line()
         answers = [r for r, box in replies_of(ctx.store, msg_id) if ctx.store.lookup(r) == box]
         if answers:
             line += " replied " + " ".join(answers)
         emit(line if len(msg_ids) == 1 else f"{msg_id} {line}")
     return 0
+
+
+def _far_statuses(ctx: Ctx, msg_ids: list[str], far: Callable[[], Far] | None) -> dict[str, str]:
+    """Receipts of the ids sent to other machines, asked of each machine [docs/seats.md
+    "Other machines"]; nothing is run when none was."""
+    from hail.store import remote
+
+    if far is None or not any(remote.sent(ctx.store.root, i) is not None for i in msg_ids):
+        return {}
+    return far().statuses(ctx, msg_ids)
 
 
 # --- await ----------------------------------------------------------------------------------------
@@ -51,11 +74,12 @@ def sent(ctx: Ctx, msg_ids: list[str]) -> int:
 class _Watch:
     """One awaited id. The archive index is read at most once for it, at its first miss."""
 
-    __slots__ = ("archive_read", "archived", "id", "receipt")
+    __slots__ = ("archive_read", "archived", "far_line", "id", "receipt")
 
     def __init__(self, msg_id: str) -> None:
         self.id = msg_id
         self.receipt: Receipt | None = None
+        self.far_line = ""  # sent to another machine: its receipt there, once it has one
         self.archive_read = False
         self.archived: Mailbox | None = None
 
@@ -77,23 +101,56 @@ class _Watch:
             self.receipt = found if found is not None and found.received else None
 
 
-def await_(ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool) -> int:
+class _FarWatch:
+    """The awaited ids sent to other machines, asked of their machines every REMOTE_FETCH_SECONDS
+    [docs/seats.md "Other machines"]."""
+
+    __slots__ = ("asked", "far", "watches")
+
+    def __init__(self, ctx: Ctx, watches: list[_Watch], far: Callable[[], Far] | None) -> None:
+        from hail.store import remote
+
+        self.far = far
+        self.watches = [w for w in watches if far and remote.sent(ctx.store.root, w.id)]
+        self.asked = -policy.REMOTE_FETCH_SECONDS
+
+    def poll(self, ctx: Ctx) -> None:
+        waiting = [w for w in self.watches if not w.far_line]
+        if not waiting or self.far is None:
+            return
+        if time.monotonic() - self.asked < policy.REMOTE_FETCH_SECONDS:
+            return
+        self.asked = time.monotonic()
+        lines = self.far().statuses(ctx, [w.id for w in waiting], quiet=True)
+        for w in waiting:
+            how = lines.get(w.id, "")
+            if how.split(" ")[0] in ("injected", "read", "inline"):
+                w.far_line = how.split(" replied ")[0]
+
+
+def await_(
+    ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool, far: Callable[[], Far] | None = None
+) -> int:
     """Wait until every id (or any, with `any_`) has a receipt; exit 0, or 1 on timeout."""
     if not ids_:
         raise UsageError("await needs at least one message id")
     watches = [_Watch(i) for i in ids_]
+    afar = _FarWatch(ctx, watches, far)
     deadline = time.monotonic() + timeout
     while True:
+        afar.poll(ctx)
         for w in watches:
             w.poll(ctx.store)
-        got = [w.receipt is not None for w in watches]
+        got = [w.receipt is not None or bool(w.far_line) for w in watches]
         satisfied = any(got) if any_ else all(got)
         left = deadline - time.monotonic()
         if satisfied or left <= 0:
             break
         time.sleep(min(policy.AWAIT_POLL_SECONDS, left))
     for w in watches:
-        if w.receipt is not None:
+        if w.far_line:
+            emit(f"{w.id} {w.far_line}")
+        elif w.receipt is not None:
             emit(f"{w.id} {w.receipt.line()}")
         else:
             emit(f"{w.id} {'pending' if satisfied else 'timeout'}")
@@ -201,7 +258,7 @@ def _collect(ctx: Ctx, seat: Seat, peek: bool, all_: bool, got: _Inbox) -> None:
         got.items += [shown for _, shown in entries]
 
 
-def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
+def inbox(ctx: Ctx, *, peek: bool, all_: bool, far: Callable[[], Far] | None = None) -> int:
     """Print my mail framed; claim what had no receipt as `read` unless `peek`.
 
     At most about INBOX_MAX_BYTES are printed (a harness keeps only the start of a long output):
@@ -210,6 +267,7 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     """
     seat = ctx.seat_here()
     ctx.bind(seat)
+    _fetch_kept(ctx, far)
     got = _Inbox()
     try:
         _collect(ctx, seat, peek, all_, got)
@@ -234,6 +292,14 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     for path in got.claims.refused:
         note(not_yours(path))
     return 0
+
+
+def _fetch_kept(ctx: Ctx, far: Callable[[], Far] | None) -> None:
+    """Replies another machine kept for this one (it could not reach here) are fetched first."""
+    from hail.store import remote
+
+    if far is not None and os.path.isdir(remote.sent_dir(ctx.store.root)):
+        far().fetch_open(ctx)
 
 
 def write_claimed(

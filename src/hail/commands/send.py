@@ -49,6 +49,7 @@ class SendArgs:
         "kind",
         "no_submit",
         "no_wake",
+        "peer",
         "re",
         "scope",
         "span",
@@ -82,6 +83,18 @@ class SendArgs:
         self.no_wake = no_wake
         self.wait = wait
         self.wait_timeout = wait_timeout
+        #: A send from another machine (`hail remote-peer`): its sender and the id it chose.
+        self.peer: Peer | None = None
+
+
+class Peer:
+    """Who signs a send from another machine (`<seat>@<host>`), and the id its sender chose."""
+
+    __slots__ = ("id", "sender")
+
+    def __init__(self, sender: Sender, msg_id: str) -> None:
+        self.sender = sender
+        self.id = msg_id
 
 
 class Filed:
@@ -108,11 +121,14 @@ class Draft:
 
 class Letter:
     """What a send files: the kind, the composed draft, and the values of --re, --scope and --for
-    (in seconds), all validated."""
+    (in seconds), all validated; `given_id`, the id a sender on another machine chose."""
 
-    __slots__ = ("draft", "kind", "re", "scope", "span")
+    __slots__ = ("draft", "given_id", "kind", "re", "scope", "span")
 
-    def __init__(self, kind: str, draft: Draft, re: str, scope: str, span: int | None) -> None:
+    def __init__(
+        self, kind: str, draft: Draft, re: str, scope: str, span: int | None, given_id: str = ""
+    ) -> None:
+        self.given_id = given_id
         self.kind = kind
         self.draft = draft
         self.re = re
@@ -337,7 +353,7 @@ def post(
         # "Shared directories and sub-seats"].
         fs.make_dirs(ctx.store.mailbox(who.reply).path)
     ctx.store.check_trusted([to.mailbox])  # before anything is written for the message
-    msg_id = ctx.store.reserve_id(to.mailbox, now)
+    msg_id = _reserve(ctx, to.mailbox, now, letter.given_id)
     until = (
         ids.iso(now + (letter.span or policy.HOLD_DEFAULT_SECONDS)) if letter.kind == "hold" else ""
     )
@@ -408,6 +424,15 @@ def release_hold(ctx: Ctx, hold_id: str) -> None:
     records.remove(os.path.join(ctx.store.lapsed, hold_id))
 
 
+def _reserve(ctx: Ctx, mailbox: str, now: float, given_id: str) -> str:
+    """A fresh id, or the one a sender on another machine chose (refused when already filed)."""
+    if not given_id:
+        return ctx.store.reserve_id(mailbox, now)
+    from hail.store.remote import reserve_given
+
+    return reserve_given(ctx.store.root, mailbox, given_id)
+
+
 def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, headline: str) -> None:
     pending = ctx.store.mailbox(who.reply).pending
     fs.make_dirs(pending)
@@ -472,12 +497,14 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     kind, scope, span = validate(args)
     addr = parse_target(args.target)  # refused before anything is written, the binding included
     draft = _draft(kind, args, stdin_text, ctx.cap)
-    seat = ctx.require_seat()
-    by_records = None if args.no_submit or args.no_wake else routing.by_records(ctx, addr, seat)
+    seat = ctx.require_seat() if args.peer is None else None
+    by_records = None
+    if seat is not None and not (args.no_submit or args.no_wake):
+        by_records = routing.by_records(ctx, addr, seat)
     if by_records is not None:  # the records name a session between turns: no tmux call
         who, to, tmux = by_records[0], by_records[1], None
     else:
-        tmux, who, to = _survey_route(ctx, args.target, addr, seat)
+        tmux, who, to = _survey_route(ctx, args, addr, seat)
     if kind == "release" and args.re:
         check_release(ctx, args.re)
     thread = conversation.thread_of(ctx.store, args.re, who.reply, to.mailbox)
@@ -486,10 +513,10 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     wake_pane = None if args.no_wake or quiet or capped else to.wake
     native = by_records[2] if by_records else _native_first(ctx, args, tmux, wake_pane, to.mailbox)
     verdict = None if native is not None else _look_first(tmux, wake_pane)  # a dialog: exit 4
-    letter = Letter(kind, draft, args.re or "", scope, span)
+    letter = Letter(kind, draft, args.re or "", scope, span, args.peer.id if args.peer else "")
     msg_id, until = post(ctx, who, to, letter, thread.headers())
     filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
-    pending = kind not in policy.CONTROL_KINDS and not quiet
+    pending = kind not in policy.CONTROL_KINDS and not quiet and args.peer is None
     troubles = after_filing(ctx, who, to, msg_id, letter, (thread.is_reply, pending))
     emit(f"id={msg_id}")
     flush()  # the id is out before typing starts; a closed pipe does not stop the send
@@ -515,17 +542,22 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
 
 
 def _survey_route(
-    ctx: Ctx, target: str, addr: Addr, seat: Seat
+    ctx: Ctx, args: SendArgs, addr: Addr, seat: Seat | None
 ) -> tuple[Tmux | None, Sender, Route]:
-    """The sender and the route from a tmux survey (none when no server answers)."""
+    """The sender and the route from a tmux survey (none when no server answers); the sender is
+    this directory's seat, or the sender on another machine (`hail remote-peer`)."""
     from hail import route as routing
 
     tmux, panes = routing.reach_or_none(ctx)
-    who = routing.sender(ctx, seat, panes)
+    if args.peer is not None:
+        who = args.peer.sender
+    else:
+        assert seat is not None
+        who = routing.sender(ctx, seat, panes)
     split = routing.identity_split(ctx, who, panes)
     if split:
         warn(split)
-    to = routing.route(ctx, target, addr, tmux, panes)
+    to = routing.route(ctx, args.target, addr, tmux, panes)
     if to.found is not None:  # a pane target's seat becomes known, as a directory's does
         ctx.bind(to.found)
     return tmux, who, to

@@ -80,6 +80,19 @@ class Trouble:
 
 
 @dataclass(frozen=True, slots=True)
+class FarSend:
+    """A message sent from here to a seat on another machine, as this machine knows it."""
+
+    id: str
+    sender: str
+    to: str  # <mailbox>@<host>
+    kind: str
+    headline: str
+    receipt: str  # what `hail sent` last heard from that machine; "sent" when never asked
+    replies: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     state: StateView
     tmux: TmuxState | None
@@ -91,6 +104,7 @@ class Snapshot:
     waits: tuple[WaitRow, ...]
     holds: tuple[HoldState, ...]
     trouble: tuple[Trouble, ...]
+    far: tuple[FarSend, ...] = ()  # sent to other machines, newest first
 
 
 def build(state: StateView, tmux: TmuxState | None, now: float, only: str = "") -> Snapshot:
@@ -120,6 +134,7 @@ def filtered(snap: Snapshot, seat: str) -> Snapshot:
         waits=tuple(w for w in snap.waits if mine(w.waiter, w.to)),
         holds=tuple(h for h in snap.holds if mine(h.issuer, h.to)),
         trouble=tuple(t for t in snap.trouble if not t.seat or mine(t.seat)),
+        far=tuple(m for m in snap.far if mine(m.sender)),
     )
 
 
@@ -447,7 +462,11 @@ def talk_lines(snap: Snapshot) -> list[str]:
             f"  {h.id} {h.issuer} → {h.to}{scope}: {clip_value(h.headline, HEADLINE_CHARS)} "
             f"(until {ids.iso(h.lapses)}, lapses in {_age(h.lapses - now)})"
         )
-    return lines + _capped(holds, len(snap.holds))
+    lines += _capped(holds, len(snap.holds))
+    if snap.far:
+        lines.append(f"to other machines ({len(snap.far)}; receipts as hail sent last heard)")
+        lines += far_lines(snap.far)
+    return lines
 
 
 def trouble_lines(snap: Snapshot) -> list[str]:
@@ -521,6 +540,41 @@ def frame(snap: Snapshot) -> list[str]:
     lines += ["", f"TROUBLE ({len(snap.trouble)})"]
     lines += ["  " + line for line in trouble_lines(snap)]
     return lines
+
+
+def far_sent(root: str) -> tuple[FarSend, ...]:
+    """Messages sent from here to other machines [docs/watch.md "Other machines"]: from the copies
+    kept here, with the far machine's last receipt and the replies that reached this machine."""
+    from hail.store import remote
+    from hail.store.conversation import replies_of
+    from hail.store.store import Store
+
+    out = []
+    for msg_id in remote.sent_ids(root)[:LIST_LINES]:
+        msg = remote.sent(root, msg_id)
+        if msg is not None:
+            replies = tuple(r for r, _ in replies_of(Store(root), msg_id))
+            receipt = remote.last_receipt(root, msg_id) or "sent"
+            out.append(
+                FarSend(
+                    msg_id,
+                    msg.get("reply"),
+                    msg.get("to"),
+                    msg.kind,
+                    msg.headline,
+                    receipt,
+                    replies,
+                )
+            )
+    return tuple(out)
+
+
+def far_lines(far: tuple[FarSend, ...]) -> list[str]:
+    return [
+        f"  {m.id} {m.sender} → {m.to} {m.kind}: {clip_value(m.headline, HEADLINE_CHARS)}"
+        f" — {m.receipt}" + (f", replied {' '.join(m.replies)}" if m.replies else "")
+        for m in far
+    ]
 
 
 def to_json(snap: Snapshot) -> dict[str, object]:
@@ -656,7 +710,8 @@ class Watch:
         if self.state is None:
             self.tick(now)
         assert self.state is not None
-        return build(self.state, self.tmux, now, only)
+        snap = replace(build(self.state, self.tmux, now), far=far_sent(self.state.root))
+        return filtered(snap, only) if only else snap
 
 
 def check_state(ctx: Ctx) -> None:

@@ -93,8 +93,12 @@ def sweep_replies(store: Store, cutoff: float) -> None:
 
 
 def seat_of_mailbox(mailbox: str) -> str:
-    """`seat@%N` → `seat`; a seat's own mailbox is itself."""
-    return mailbox.split("@", 1)[0]
+    """`seat@%N` → `seat`; a seat's own mailbox is itself. A seat on another machine keeps its
+    host: `seat@%N@host` → `seat@host`, never a local seat."""
+    seat, _, rest = mailbox.partition("@")
+    if rest.startswith("%"):
+        rest = rest.partition("@")[2]
+    return f"{seat}@{rest}" if rest else seat
 
 
 # --- a send's place in its conversation ----------------------------------------------------------

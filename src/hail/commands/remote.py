@@ -1,0 +1,392 @@
+"""Seats on other machines, the near side [docs/seats.md "Other machines"]: a send to
+`<seat>@<host>`, its receipts, replies kept there and fetched from here, waits across machines,
+`seats @<host>` and `doctor <host>`.
+
+Every exchange is one `hail remote-peer` run on the host over ssh (transport/ssh.py) with the request on
+its stdin (wire.py). The sender chooses the id and keeps the message as sent (`remote/<id>.md`);
+the far side files it at most once, so a call whose connection dropped is tried again with the same
+id and tells whether the first one landed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from hail import ids, policy, wire
+from hail.context import Ctx
+from hail.errors import NOT_WOKEN, HailError, StateError
+from hail.output import emit, flush, note
+from hail.store import remote
+from hail.store.message import Message, render
+from hail.transport import ssh
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from hail.commands.send import Filed, SendArgs
+    from hail.seat import Addr
+
+#: Characters a configured far program may hold: it is a word of the far shell's command line.
+_PROGRAM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-~")
+
+
+class Dropped(StateError):
+    """The connection dropped before the far side answered, on every attempt (exit 1)."""
+
+
+class FarError(HailError):
+    """The far side refused or failed the request; its exit code is the far one."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.exit_code = code
+
+
+def program(ctx: Ctx, host: str) -> str:
+    """The far command's program: `hosts` in hail's config directory (`<host> <program>` lines,
+    `*` for any host), else `hail` from the far login PATH."""
+    base = ctx.env.get("XDG_CONFIG_HOME") or os.path.join(ctx.home or "~", ".config")
+    from hail.store import fs
+
+    text = fs.read_text(os.path.join(base, "hail", "hosts")) or ""
+    found = "hail"
+    for line in text.split("\n"):
+        words = line.split()
+        if len(words) == 2 and words[0] in (host, "*") and set(words[1]) <= _PROGRAM_CHARS:
+            found = words[1]
+            if words[0] == host:
+                break
+    return found
+
+
+def exchange(ctx: Ctx, host: str, op: str, fields: dict[str, str], body: str = "") -> Message:
+    """One request to `host` and its answer. Unreachable when it never got there; Dropped when it
+    may have (a send's retry with the same id files nothing twice)."""
+    data = wire.request(op, fields, body)
+    far = program(ctx, host)
+    maybe = False
+    for _ in range(policy.SSH_ATTEMPTS):
+        outcome = ssh.call(ctx.env, host, far, data)
+        refused = ssh.refusal(host, outcome)
+        if refused is not None and not maybe:
+            raise refused
+        if refused is None and not outcome.dropped:
+            return _answer(host, outcome)
+        maybe = True
+        if outcome.timed_out:  # a second try would outlast the caller's tool call
+            break
+    raise Dropped(f"the connection to {host} dropped before it answered")
+
+
+def _answer(host: str, outcome: ssh.Outcome) -> Message:
+    got = wire.read(outcome.out)
+    if got is None:
+        said = ssh.last_line(outcome.err.decode("utf-8", "replace"))
+        raise ssh.Unreachable(
+            f"{host} answered, but not as a hail that speaks peer protocol {wire.PROTOCOL} (it "
+            f"said: {said}); install this hail version there (hail version on both machines)"
+        )
+    if got.get(wire.MARK) != wire.PROTOCOL:
+        raise ssh.Unreachable(
+            f"{host} speaks peer protocol {got.get(wire.MARK)}, this hail {wire.PROTOCOL}: install "
+            "the same hail version on both machines"
+        )
+    return got
+
+
+def relay(host: str, said: str) -> str:
+    """Print the far side's notices as `hail: <host>: …`; its error line, if any, is returned,
+    with the `hail seats` it names pointed at that machine."""
+    error = ""
+    for line in said.split("\n"):
+        if line.startswith("hail: "):
+            note(f"{host}: {line[6:]}")
+        elif line.startswith("error: "):
+            error = line[7:].replace("hail seats lists", f"hail seats @{host} lists")
+    return error
+
+
+# --- send --------------------------------------------------------------------------------------
+
+
+def send(ctx: Ctx, args: SendArgs, stdin_text: str | None) -> int:
+    """The send to `<seat>@<host>`, then with `--wait` the wait for its reply (as `send.send`)."""
+    from hail.commands import send as local
+    from hail.seat import parse_target
+
+    addr = parse_target(args.target)
+    if addr.host == wire.own_host(ctx.env):  # this machine's own name: a local send
+        args.target = addr.mailbox
+        return local.send(ctx, args, stdin_text)
+    filed = local.Filed()
+    code = file_there(ctx, args, addr, stdin_text, filed)
+    if args.wait and filed.id and code in (0, NOT_WOKEN):
+        from hail.commands import converse
+
+        return converse.after_send(
+            ctx, filed.asker, filed.id, filed.to, args.wait_timeout, far=_this
+        )
+    return code
+
+
+def _this() -> ModuleType:
+    return sys.modules[__name__]
+
+
+def file_there(ctx: Ctx, args: SendArgs, addr: Addr, stdin_text: str | None, filed: Filed) -> int:
+    """File the message on `addr.host` and wake its seat there; the far exit code."""
+    from hail.commands import send as local
+
+    kind, scope, _ = local.validate(args)
+    raw, body = local.split_input(args.headline, stdin_text)
+    draft = local.compose(kind, raw, local.with_body_argument(args.body, body), ctx.cap)
+    mine = ctx.reading_mailboxes(ctx.require_seat())[0]
+    me = wire.own_host(ctx.env)
+    to = wire.address(addr.mailbox, addr.host)
+    now = ctx.now()
+    ctx.store.ensure()
+    msg_id = ctx.store.reserve_id(to, now)  # the link names `<mailbox>@<host>`: no mailbox here
+    headers = {"from": mine, "reply": mine, "kind": kind, "id": msg_id, "time": ids.iso(now)}
+    headers.update(re=args.re or "", scope=scope, ask=draft.headline, to=to)
+    remote.record_sent(ctx.store.root, msg_id, render(headers, draft.body or draft.headline))
+    fields = {
+        "id": msg_id,
+        "to": addr.mailbox,
+        "from-seat": mine,
+        "from-host": me,
+        "kind": kind,
+        "ask": draft.headline,
+        "re": args.re or "",
+        "scope": scope,
+        "for": args.span or "",
+        "no-wake": "yes" if args.no_wake else "",
+        "no-submit": "yes" if args.no_submit else "",
+        "has-body": "yes" if draft.body is not None else "",
+    }
+    data_body = draft.body or ""
+    try:
+        got = exchange(ctx, addr.host, "send", fields, data_body)
+    except Dropped as e:
+        emit(f"id={msg_id}")
+        raise StateError(
+            f"{e.message}, so hail cannot tell whether {msg_id} landed. hail sent {msg_id} asks "
+            f"{addr.host}: unknown means it did not land (send it again); any other answer means "
+            "it did: do not resend"
+        ) from None
+    except ssh.Unreachable as e:
+        if _is_reply(ctx, args, mine, to):
+            return _keep(ctx, addr.host, msg_id, fields, data_body, e.message)
+        remote.forget_sent(ctx.store.root, msg_id)
+        raise StateError(
+            f"{e.message}. Nothing was sent: fix the route (hail doctor {addr.host}), then send again"
+        ) from None
+    return _landed(ctx, addr, msg_id, got, filed, mine)
+
+
+def _landed(ctx: Ctx, addr: Addr, msg_id: str, got: Message, filed: Filed, mine: str) -> int:
+    code = int(got.get("code")) if got.get("code").isdigit() else 1
+    parts = [*wire.unpack(got.body), "", ""]
+    if got.get("filed") == "no":
+        remote.forget_sent(ctx.store.root, msg_id)
+        error = relay(addr.host, parts[1])
+        raise FarError(f"{addr.host}: {error or 'the send was refused there'}", code)
+    filed.id, filed.asker, filed.to = msg_id, mine, wire.address(addr.mailbox, addr.host)
+    emit(f"id={msg_id}")
+    flush()
+    if got.get("filed") == "duplicate":
+        note(
+            f"{addr.host} already holds {msg_id} ({got.get('receipt')}): the first attempt landed, "
+            "and it is filed once"
+        )
+        return 0
+    relay(addr.host, parts[1])
+    return code
+
+
+def _is_reply(ctx: Ctx, args: SendArgs, mine: str, to: str) -> bool:
+    from hail.store import conversation
+
+    return bool(args.re) and conversation.thread_of(ctx.store, args.re, mine, to).is_reply
+
+
+def _keep(ctx: Ctx, host: str, msg_id: str, fields: dict[str, str], body: str, why: str) -> int:
+    """A reply whose asker's machine cannot be reached: kept here until that machine fetches it."""
+    remote.hold(
+        ctx.store.root,
+        host,
+        msg_id,
+        wire.request("send", fields, body).decode("utf-8", "surrogateescape"),
+    )
+    emit(f"id={msg_id}")
+    asker = wire.address(fields["to"], host)
+    note(
+        f"{why}. The reply is kept here, and {asker}'s hail fetches it (its await --reply, "
+        "ask --wait, sent and inbox ask this machine): do not resend"
+    )
+    return NOT_WOKEN
+
+
+# --- receipts and kept replies -------------------------------------------------------------------
+
+
+def host_of(ctx: Ctx, msg_id: str) -> str:
+    """The machine a message sent from here went to, or ""."""
+    sent = remote.sent(ctx.store.root, msg_id)
+    return remote.split_address(sent.get("to"))[1] if sent is not None else ""
+
+
+def statuses(ctx: Ctx, msg_ids: list[str], *, quiet: bool = False) -> dict[str, str]:
+    """`hail sent` of ids sent to other machines: each machine asked once (and what it kept for
+    this one fetched); an unreachable machine is noted unless `quiet` (a wait asks again)."""
+    by_host: dict[str, list[str]] = {}
+    for msg_id in msg_ids:
+        host = host_of(ctx, msg_id)
+        if host:
+            by_host.setdefault(host, []).append(msg_id)
+    lines: dict[str, str] = {}
+    for host, asked in by_host.items():
+        kept = [i for i in asked if remote.is_held(ctx.store.root, host, i)]
+        lines.update((i, f"held (kept here until {host} fetches it)") for i in kept)
+        try:
+            answered = _status(ctx, host, [i for i in asked if i not in kept])
+        except HailError as e:  # unreachable, or no answer: nothing is known of its receipts
+            if not quiet:
+                note(e.message)
+            answered = {}
+        for i in asked:
+            if i in answered:
+                remote.note_receipt(ctx.store.root, i, answered[i])
+            lines.setdefault(i, answered.get(i, "unknown (unreachable)"))
+    return lines
+
+
+def _status(ctx: Ctx, host: str, asked: list[str]) -> dict[str, str]:
+    got = exchange(
+        ctx, host, "status", {"ids": " ".join(asked), "from-host": wire.own_host(ctx.env)}
+    )
+    parts = wire.unpack(got.body)
+    lines = {}
+    for line in (parts[0] if parts else "").split("\n"):
+        msg_id, _, how = line.partition(" ")
+        if msg_id in asked:
+            lines[msg_id] = how
+    take_kept(ctx, host, parts[1:])
+    return lines
+
+
+def take_kept(ctx: Ctx, host: str, requests: list[str]) -> None:
+    """File the replies `host` kept for this machine, as if it had pushed them; then tell it."""
+    if not requests:
+        return
+    from hail.commands import peer
+
+    done = []
+    for text in requests:
+        req = wire.read(text.encode("utf-8", "surrogateescape"))
+        if req is None or req.get("op") != "send":
+            continue
+        _, fields, _ = peer.accept(ctx, req, pinned=host)  # signed as the machine we reached
+        if fields.get("filed") in ("yes", "duplicate"):
+            done.append(req.get("id"))
+    if done:
+        exchange(ctx, host, "ack", {"ids": " ".join(done), "from-host": wire.own_host(ctx.env)})
+
+
+def fetch(ctx: Ctx, hosts: list[str]) -> None:
+    """Fetch what these machines kept for this one; a machine out of reach is skipped."""
+    for host in hosts:
+        try:
+            _status(ctx, host, [])
+        except HailError:
+            continue
+
+
+def open_asks(ctx: Ctx) -> dict[str, list[str]]:
+    """Asks sent to other machines within REMOTE_OPEN_SECONDS that have no reply here yet, by
+    host."""
+    from hail.store import fs
+    from hail.store.conversation import replies_of
+
+    out: dict[str, list[str]] = {}
+    where = remote.sent_dir(ctx.store.root)
+    for name in fs.list_names(where):
+        msg_id = name[:-3] if name.endswith(".md") else ""
+        t = fs.mtime(os.path.join(where, name))
+        if not msg_id or t is None or ctx.now() - t > policy.REMOTE_OPEN_SECONDS:
+            continue
+        msg = remote.sent(ctx.store.root, msg_id)
+        host = remote.split_address(msg.get("to"))[1] if msg is not None else ""
+        if msg is not None and msg.kind == "ask" and host and not replies_of(ctx.store, msg_id):
+            out.setdefault(host, []).append(msg_id)
+    return out
+
+
+def fetch_open(ctx: Ctx) -> None:
+    """Fetch kept replies to this machine's open asks to other machines (`inbox`)."""
+    if os.path.isdir(remote.sent_dir(ctx.store.root)):
+        fetch(ctx, sorted(open_asks(ctx)))
+
+
+def crossing(ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None:
+    """(target, ask) when a seat this wait waits on, on another machine, waits on this waiter."""
+    from hail.store.conversation import seat_of_mailbox
+
+    me = wire.address(seat_of_mailbox(waiter), wire.own_host(ctx.env))
+    for target in targets:
+        mailbox, host = remote.split_address(target)
+        if not host:
+            continue
+        try:
+            got = exchange(ctx, host, "waits", {"seat": seat_of_mailbox(mailbox), "on": me})
+        except HailError:
+            continue  # out of reach: the wait still ends at its deadline
+        asks = got.get("asks").split()
+        if asks:
+            return target, asks[0]
+    return None
+
+
+# --- seats and doctor ----------------------------------------------------------------------------
+
+
+def seats(ctx: Ctx, host: str) -> int:
+    got = exchange(ctx, host, "seats", {})
+    parts = [*wire.unpack(got.body), "", ""]
+    for line in parts[0].rstrip("\n").split("\n"):
+        emit(line)
+    error = relay(host, parts[1])
+    if error:
+        raise FarError(f"{host}: {error}", int(got.get("code") or 1))
+    return 0
+
+
+def doctor(ctx: Ctx, host: str) -> int:
+    """The route to `host`: ssh, the far hail, both versions."""
+    import time
+
+    from hail import __version__
+    from hail.output import table
+
+    start = time.monotonic()
+    try:
+        got = exchange(ctx, host, "hello", {})
+    except HailError as e:
+        emit(f"FIX  {e.message}")
+        return 1
+    took = time.monotonic() - start
+    rows = [
+        ["ok", f"ssh reaches {host} ({took:.2f} s) and runs {program(ctx, host)} there"],
+        ["ok", f"hail {got.get('version')} there speaks peer protocol {wire.PROTOCOL}"],
+    ]
+    if got.get("version") != __version__:
+        rows.append(["note", f"this machine runs hail {__version__}"])
+    far = got.get("host")
+    me = wire.own_host(ctx.env)
+    rows.append(["ok", f"{host} calls itself {far}; this machine signs as {me}"])
+    if far != host:
+        rows.append(["note", f"replies from there sign as @{far}: make {far} an ssh alias here"])
+    for line in table(rows):
+        emit(line)
+    return 0
