@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import hail
 from hail import policy
 from hail.hooks import stop
 from hail.hooks.stop import StopGuard, session_of
@@ -139,3 +140,21 @@ def test_a_stop_run_by_hand_never_starts_a_new_streak(tmp_path: Path) -> None:
     # A model's own tool call can write any payload: only the harness says a turn began.
     assert not guard(tmp_path, FIRST, by_hand=True).may_block()
     assert guard(tmp_path, FIRST).may_block()
+
+
+def test_where_the_system_says_no_process_start_the_clock_is_the_monotonic_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """macOS and the BSDs: no CLOCK_BOOTTIME, no /proc. A run's start is when it imported hail,
+    on the monotonic clock every process of the machine shares: the runs of one Stop still
+    count it once, and a run that imported hail after the last block ended is the next Stop."""
+    monkeypatch.setattr(stop, "_BOOT_CLOCK", None)
+    monkeypatch.setattr(stop, "_OWN", [])
+    assert stop.started() == hail.IMPORTED_NS < stop.clock()
+    first = guard(tmp_path, SESSION, started=stop.started())
+    first.blocked()
+    second = guard(tmp_path, SESSION, started=stop.started())
+    assert second.twin and second.may_block(), "a run that started before the block ended"
+    second.blocked()
+    assert guard(tmp_path, SESSION).count == 1, "counted once"
+    assert not guard(tmp_path, SESSION, started=stop.clock()).twin, "the next Stop"

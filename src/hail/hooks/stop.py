@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 
+import hail
 from hail import policy
 from hail.store import fs
 
@@ -27,8 +28,10 @@ DIR = "stops"
 #: The streak of Stops that got no payload in time.
 UNKNOWN = "-"
 _TICKS = os.sysconf("SC_CLK_TCK")
-#: Where there is no CLOCK_BOOTTIME there is no /proc either: `started` is None, the clock unused.
-_BOOT_CLOCK = getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC)
+#: Linux's clock of a process's start in /proc; macOS and the BSDs have none.
+_BOOT_CLOCK: int | None = getattr(time, "CLOCK_BOOTTIME", None)
+#: This process's start as the system says it, read once (`_own_start`).
+_OWN: list[int | None] = []
 
 
 def session_of(payload: bytes) -> str:
@@ -57,12 +60,31 @@ def _value_of(payload: bytes, key: bytes) -> bytes:
 
 
 def clock() -> int:
-    """Now, in the clock ticks since boot that /proc gives a process's start in."""
-    return int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
+    """Now, on the clock `started` gives this process's start on: the clock ticks since boot of
+    /proc where the system says a process's start, else the monotonic clock in ns, which every
+    system has and every process of a machine shares. Their units lie seven orders of magnitude
+    apart, so a streak file written on the one is never read as a twin's on the other."""
+    if _BOOT_CLOCK is not None and _own_start() is not None:
+        return int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
+    return time.monotonic_ns()
 
 
-def started() -> int | None:
-    """When this process was started, in `clock` ticks; None where /proc does not say."""
+def started() -> int:
+    """When this process was started, on `clock`'s clock. Where the system does not say it, the
+    moment it imported hail: later than its real start, so at worst a run of the counted Stop
+    counts again (the safe side), and never is the next Stop taken for one."""
+    own = _own_start()
+    return own if own is not None else hail.IMPORTED_NS
+
+
+def _own_start() -> int | None:
+    if not _OWN:
+        _OWN.append(_system_start() if _BOOT_CLOCK is not None else None)
+    return _OWN[0]
+
+
+def _system_start() -> int | None:
+    """When this process was started, in clock ticks since boot; None where /proc does not say."""
     try:
         with open("/proc/self/stat", "rb") as f:
             fields = f.read().rsplit(b")", 1)[1].split()
