@@ -179,3 +179,7 @@ WATCH_PANES_SECONDS = 2.0
 WATCH_MESSAGES = 200
 #: Watch reads this much of a message file for its headers; the body is read only when opened.
 WATCH_HEAD_BYTES = 8192
+
+#: The longest Unix socket path every system takes, NUL included: `sun_path` is 104 bytes on
+#: macOS and the BSDs (108 on Linux). The demo keeps its tmux socket shorter.
+SOCKET_PATH_MAX = 104
