@@ -112,3 +112,21 @@ def test_the_shape_loads_nothing_at_startup(tmp_path: Path) -> None:
     out, _ = shaped(tmp_path, "print(sorted(m for m in ('select', 'signal', 'opcode', 're',"
                               " 'json', 'contextlib', 'subprocess') if m in sys.modules))")  # fmt: skip
     assert out == "[]\n"
+
+
+def test_every_test_skipped_on_macos_is_listed_with_its_reason() -> None:
+    """docs/real-clients.md "macOS-shaped runs" names every test `not_on_macos` skips."""
+    import re
+
+    from tests.support.docs import page, sections
+
+    listed = sections(page("real-clients.md"))["macOS-shaped runs"]
+    skipped = []
+    for path in sorted(Path(__file__).parents[1].rglob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        for use in re.finditer(r"not_on_macos\(", text):
+            test = re.compile(r"^def (test_\w+)", re.M).search(text, use.end())
+            assert test is not None, path
+            skipped.append(test.group(1))
+    assert skipped, "the skip this check reads is in use"
+    assert [name for name in skipped if name not in listed] == []
