@@ -28,6 +28,15 @@ import io
 import os
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from importlib.machinery import ModuleSpec
+    from types import FrameType, ModuleType
+    from typing import Any
+
+    Fn = Callable[..., Any]
+
 #: Names a Mac's Python lacks, by module (a name ending in `*` stands for every name so begun).
 REMOVED = {
     "signal": ("sigtimedwait", "sigwaitinfo", "SIGRTMIN", "SIGRTMAX"),
@@ -39,12 +48,13 @@ REMOVED = {
 _CALLS = ("CALL", "PRECALL", "CALL_FUNCTION", "CALL_KW", "CALL_FUNCTION_EX")
 _open, _os_open, _write, _close = builtins.open, os.open, os.write, os.close
 _removed: dict[str, dict[str, object]] = {}
+_NO_PATH = object()
 
 
 def _hail_frame(depth: int) -> tuple[str, int, str] | None:
     """The nearest frame of a hail module on the caller's stack: (module, line, the hail frames
     that led there, innermost first)."""
-    frame = sys._getframe(depth + 1)
+    frame: FrameType | None = sys._getframe(depth + 1)
     found: list[tuple[str, int]] = []
     while frame is not None and len(found) < 4:
         name = frame.f_globals.get("__name__", "")
@@ -69,35 +79,36 @@ def _record(what: str, where: tuple[str, int, str]) -> None:
         _close(fd)
 
 
-def _under_proc(path: object) -> bool:
-    if isinstance(path, int):
-        return False  # a file descriptor
-    try:
-        text = os.fsdecode(os.fspath(path))  # type: ignore[arg-type]
-    except TypeError:
-        return False
+def _under_proc(path: object) -> str | None:
+    """The path, when it names something under /proc."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        return None  # a file descriptor
+    text = os.fsdecode(path)
     if not text.startswith("/"):
         try:
             text = os.path.join(os.getcwd(), text)
         except OSError:
-            return False
-    text = os.path.normpath("/" + text.lstrip("/"))
-    return text == "/proc" or text.startswith("/proc/")
+            return None
+    full = os.path.normpath("/" + text.lstrip("/"))
+    return text if full == "/proc" or full.startswith("/proc/") else None
 
 
 def _hidden(name: str, path: object) -> bool:
     """Whether hail asks for a /proc path (recorded if so)."""
-    if not _under_proc(path):
+    text = _under_proc(path)
+    if text is None:
         return False
     where = _hail_frame(2)
     if where is None:
         return False
-    _record(f"{name}({os.fsdecode(os.fspath(path))!r})", where)  # type: ignore[arg-type]
+    _record(f"{name}({text!r})", where)
     return True
 
 
-def _raising(name: str, real):  # type: ignore[no-untyped-def]
-    def shaped(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+def _raising(name: str, real: Fn) -> Fn:
+    def shaped(path: object = _NO_PATH, *args: Any, **kwargs: Any) -> Any:
+        if path is _NO_PATH:  # os.listdir() and os.scandir(): the working directory
+            return real(*args, **kwargs)
         if _hidden(name, path):
             raise FileNotFoundError(2, "No such file or directory (macOS-shaped)", path)
         return real(path, *args, **kwargs)
@@ -107,8 +118,8 @@ def _raising(name: str, real):  # type: ignore[no-untyped-def]
     return shaped
 
 
-def _false(name: str, real):  # type: ignore[no-untyped-def]
-    def shaped(path):  # type: ignore[no-untyped-def]
+def _false(name: str, real: Fn) -> Fn:
+    def shaped(path: object) -> Any:
         return False if _hidden(name, path) else real(path)
 
     shaped.__name__ = shaped.__qualname__ = real.__name__
@@ -116,28 +127,16 @@ def _false(name: str, real):  # type: ignore[no-untyped-def]
     return shaped
 
 
-def _listdir(real):  # type: ignore[no-untyped-def]
-    def listdir(path=".", *args, **kwargs):  # type: ignore[no-untyped-def]
-        if _hidden("listdir", path):
-            raise FileNotFoundError(2, "No such file or directory (macOS-shaped)", path)
-        return real(path, *args, **kwargs)
-
-    listdir.__name__ = listdir.__qualname__ = real.__name__
-    return listdir
-
-
 def _hide_proc() -> None:
     shaped_open = _raising("open", builtins.open)
     builtins.open = io.open = shaped_open
-    for name in ("open", "stat", "lstat", "readlink", "access", "chdir"):
+    for name in ("open", "stat", "lstat", "readlink", "access", "chdir", "listdir", "scandir"):
         setattr(os, name, _raising(f"os.{name}", getattr(os, name)))
-    for name in ("listdir", "scandir"):
-        setattr(os, name, _listdir(getattr(os, name)))
     for name in ("exists", "lexists", "isfile", "isdir", "islink"):
         setattr(os.path, name, _false(f"os.path.{name}", getattr(os.path, name)))
 
 
-def _probing(frame) -> bool:  # type: ignore[no-untyped-def]
+def _probing(frame: FrameType) -> bool:
     """Whether the frame is calling a function (getattr, hasattr) rather than naming an attribute."""
     import opcode
 
@@ -146,7 +145,7 @@ def _probing(frame) -> bool:  # type: ignore[no-untyped-def]
     return 0 <= at < len(code) and opcode.opname[code[at]] in _CALLS
 
 
-def _remove(module) -> None:  # type: ignore[no-untyped-def]
+def _remove(module: ModuleType) -> None:
     names = REMOVED[module.__name__]
     gone = _removed.setdefault(module.__name__, {})
     for name in list(vars(module)):
@@ -158,26 +157,27 @@ def _remove(module) -> None:  # type: ignore[no-untyped-def]
         if name in gone:
             caller = sys._getframe(1)
             where = _hail_frame(1)
-            if where is not None and where[0] == caller.f_globals.get("__name__"):
-                if not _probing(caller):
-                    _record(f"{module.__name__}.{name}", where)
+            by_hail = where is not None and where[0] == caller.f_globals.get("__name__")
+            if by_hail and where is not None and not _probing(caller):
+                _record(f"{module.__name__}.{name}", where)
         if previous is not None:
             return previous(name)
         raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
 
-    module.__getattr__ = __getattr__
+    vars(module)["__getattr__"] = __getattr__
 
 
 class _Loader:
     """A module's own loader, and the names a Mac lacks removed once it ran."""
 
-    def __init__(self, real) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, real: Any) -> None:
         self.real = real
 
-    def create_module(self, spec):  # type: ignore[no-untyped-def]
-        return self.real.create_module(spec)
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        made: ModuleType | None = self.real.create_module(spec)
+        return made
 
-    def exec_module(self, module) -> None:  # type: ignore[no-untyped-def]
+    def exec_module(self, module: ModuleType) -> None:
         self.real.exec_module(module)
         _remove(module)
 
@@ -186,15 +186,17 @@ class _Finder:
     """Finds the modules `REMOVED` names with the other finders, and wraps their loader."""
 
     @classmethod
-    def find_spec(cls, name, path=None, target=None):  # type: ignore[no-untyped-def]
+    def find_spec(
+        cls, name: str, path: Any = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
         if name not in REMOVED:
             return None
         for finder in sys.meta_path:
             if finder is cls or not hasattr(finder, "find_spec"):
                 continue
-            spec = finder.find_spec(name, path, target)
+            spec: ModuleSpec | None = finder.find_spec(name, path, target)
             if spec is not None and spec.loader is not None:
-                spec.loader = _Loader(spec.loader)
+                spec.loader = _Loader(spec.loader)  # type: ignore[assignment]
                 return spec
         return None
 
@@ -204,7 +206,7 @@ def shape() -> None:
     for name in REMOVED:
         if name in sys.modules:
             _remove(sys.modules[name])
-    sys.meta_path.insert(0, _Finder)  # type: ignore[arg-type]
+    sys.meta_path.insert(0, _Finder)
 
 
 shape()
