@@ -11,11 +11,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from hail import policy
 from tests.support.entry import hail_bin
+from tests.support.macos import run_shaped
 from tests.support.procs import alive, wait_until
 from tests.support.world import World
 
@@ -276,3 +278,23 @@ def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake
     ask_for_a_wake(world, older.pid)
     assert ended(older, 5) == 0, "the session was woken once, by the newer waiter"
     assert waiters.record(client.pid)["state"] == "fired"
+
+
+def test_its_sleep_needs_nothing_macos_lacks(tmp_path: Path) -> None:
+    """Under a macOS-shaped interpreter (no sigtimedwait, no /proc) the waiter's sleep ends on its
+    own alarm, and at once on a send's signal, reaching for nothing a Mac lacks."""
+    out, reaches = run_shaped(
+        tmp_path,
+        """
+import os, signal, time
+from hail.hooks import listen
+signal.pthread_sigmask(signal.SIG_BLOCK, {listen.LOOK, listen.TICK, *listen.ENDS})
+print(listen.sleep(0.2) == listen.TICK)
+os.kill(os.getpid(), listen.LOOK)
+began = time.monotonic()
+print(listen.sleep(30) == listen.LOOK, time.monotonic() - began < 10)
+os.kill(os.getpid(), signal.SIGTERM)
+print(listen.sleep(30) in listen.ENDS)
+""",
+    )
+    assert (out, reaches) == ("True\nTrue True\nTrue\n", "")

@@ -4,6 +4,7 @@ one, the skip of a test that cannot hold there, and the check that fails a test 
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,23 @@ SHAPED = "hail_macos_shape" in sys.modules
 #: The log of reaches by hail processes that were not given the test's own (their environment
 #: was rebuilt, as the real clients do).
 SHARED_LOG = Path(sys.prefix) / "macos-reaches.log"
+
+
+SHAPE_DIR = Path(__file__).parents[1] / "macos"
+
+
+def run_shaped(tmp_path: Path, code: str) -> tuple[str, str]:
+    """Run `code` in a fresh interpreter shaped as `.venv-macos` shapes each one: (its stdout, the
+    reaches it recorded); it must exit 0."""
+    log = tmp_path / "reaches.log"
+    proc = subprocess.run(
+        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SHAPE_DIR)!r})\n"
+         f"import hail_macos_shape\n{code}"],
+        env={"HAIL_MACOS_REACHES": str(log), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout, log.read_text() if log.exists() else ""
 
 
 def not_on_macos(why: str) -> pytest.MarkDecorator:

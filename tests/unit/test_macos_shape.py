@@ -5,28 +5,14 @@ that imports the shape as the `.pth` of `.venv-macos` does."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-SHAPE_DIR = Path(__file__).parents[1] / "macos"
+from tests.support.macos import run_shaped as shaped
+
 #: Code run as if it were a module of hail's (its globals name it so, as a stack frame shows it).
 AS_HAIL = "exec(compile({src!r}, 'hail-probe', 'exec'), {{'__name__': 'hail.probe'}})"
-
-
-def shaped(tmp_path: Path, code: str) -> tuple[str, str]:
-    """Run `code` in a shaped interpreter: (its stdout, the reaches it recorded)."""
-    log = tmp_path / "reaches.log"
-    proc = subprocess.run(
-        [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(SHAPE_DIR)!r})\n"
-         f"import hail_macos_shape\n{code}"],
-        env={"HAIL_MACOS_REACHES": str(log), "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout, log.read_text() if log.exists() else ""
 
 
 def as_hail(src: str) -> str:
