@@ -18,6 +18,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from hail.process.base import Processes
+
 
 def cap_from(value: str | None) -> int:
     """HAIL_ENVELOPE_MAX when it is an integer of at least MIN_ENVELOPE_MAX (lowered to
@@ -55,6 +57,7 @@ def in_tool_call(env: Mapping[str, str]) -> bool:
 
 class Ctx:
     __slots__ = (
+        "_procs",
         "_seat",
         "_seat_done",
         "born",
@@ -88,6 +91,7 @@ class Ctx:
         self.in_tool_call = in_tool_call(env)
         self._seat: Seat | None = None
         self._seat_done = False
+        self._procs: Processes | None = None
         #: When this command began (before stdin was read): a default wait counts from here.
         self.born = time.time()
 
@@ -112,6 +116,14 @@ class Ctx:
 
     def now(self) -> float:
         return time.time()
+
+    def procs(self) -> Processes:
+        """What answers questions about processes here (`process/choose.py`), chosen once."""
+        if self._procs is None:
+            from hail.process.choose import backend
+
+            self._procs = backend(self.env)
+        return self._procs
 
     def seat(self) -> Seat | None:
         """The seat of the working directory (or HAIL_SEAT); raises on a bad name."""

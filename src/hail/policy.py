@@ -75,7 +75,7 @@ STOP_BLOCKS_MAX = 3
 #: one waiter serves a session left idle for a day, and the next turn's Stop starts another.
 WAITER_HOOK_TIMEOUT = 86400
 WAITER_LIFE_SECONDS = WAITER_HOOK_TIMEOUT - 60
-#: A waiter sleeps in sigtimedwait: a send's signal wakes it at once; without one it looks this
+#: A waiter sleeps in sigwait: a send's signal wakes it at once; without one it looks this
 #: often whether its Claude Code process is still there (a SIGKILLed client cannot end its hooks),
 #: whether a newer waiter took its place, and whether a wake was asked for while no signal came.
 WAITER_CHECK_SECONDS = 1.0

@@ -100,6 +100,7 @@ def test_doctor_a_healthy_install_is_all_ok(world: World, server: ScratchTmux) -
         "ok   tmux (HAIL_SOCKET): 2 panes, 2 agents",
         "ok   wake pane for boss: %0",
         f"ok   Claude Code hooks current ({settings})",
+        "ok   processes: read from /proc",
         f"ok   Claude Code can start {hail_bin()} as a hook (a login PATH, no claude running)",
     ]
     assert rc == 0
@@ -607,3 +608,10 @@ def test_a_hook_program_named_by_its_path_or_on_path_is_run_without_a_shell(
         f"ok   Claude Code can start {shlex_quoted} as a hook (a login PATH, no claude running)"
         in lines
     )
+
+
+def test_doctor_says_which_process_backend_answers(world: World) -> None:
+    """By capability: /proc here; the portable one when forced (docs/transport.md "Processes")."""
+    assert "ok   processes: read from /proc" in _lines(world)[1]
+    forced = _lines(world, HAIL_PROCESS_BACKEND="portable")[1]
+    assert "ok   processes: ps and lsof (portable, as HAIL_PROCESS_BACKEND asks)" in forced

@@ -257,6 +257,7 @@ def test_the_waiter_imports_no_click_or_libtmux(world: World) -> None:
 def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake(
     world: World, waiters: Waiters
 ) -> None:
+    from hail.process.procfs import ProcFs
     from hail.store import presence
     from hail.store.store import Store
 
@@ -267,9 +268,9 @@ def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake
     store = Store(str(world.state))
     fired = presence.Waiter(
         client.pid,
-        presence.process_start(client.pid),
+        ProcFs().start(client.pid),
         newer.pid,
-        presence.process_start(newer.pid),
+        ProcFs().start(newer.pid),
         ["worker"],
         state=presence.FIRED,
         since=time.time(),

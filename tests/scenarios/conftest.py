@@ -165,7 +165,7 @@ def script_command(root: Path, name: str, script: Path, *args: str) -> Path:
     impl.write_text(
         f"#!{sys.executable}\n"
         "import runpy, sys\n"
-        f"sys.argv = [{str(script)!r}, {argv}]\n"
+        f"sys.argv = [{str(script)!r}, {argv}, *sys.argv[1:]]\n"
         f"runpy.run_path({str(script)!r}, run_name='__main__')\n"
     )
     impl.chmod(0o755)

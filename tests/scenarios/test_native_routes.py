@@ -5,6 +5,9 @@ screen only decides a turn the records say is running."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import signal
 import subprocess
 import time
@@ -13,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from hail.process.procfs import ProcFs
 from hail.store import presence
 from hail.store.store import Store
 from tests.scenarios.conftest import HERE, Scene, script_command
@@ -33,41 +37,65 @@ def comm(pid: int) -> str:
         return ""
 
 
+class PaneChild:
+    """A process the stand-in agent started as its own child (as a harness runs its hooks), seen
+    from the test: its pid, and its exit status once the stand-in saw it end."""
+
+    def __init__(self, spawn_dir: Path, pid: int) -> None:
+        self.status = spawn_dir / f"status-{pid}"
+        self.pid = pid
+
+    def poll(self) -> int | None:
+        return int(self.status.read_text()) if self.status.exists() else None
+
+    def wait(self, timeout: float) -> int | None:
+        wait_until(lambda: self.status.exists(), timeout)
+        return self.poll()
+
+    def send_signal(self, sig: int) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, sig)
+
+
 class Claude:
-    """The stand-in Claude Code in RECV, and its waiter."""
+    """The stand-in Claude Code in RECV, and its waiter (its own child, as Claude Code's hooks)."""
 
     def __init__(self, scene: Scene, screen: str) -> None:
         self.scene = scene
         scene.env["HAIL_AGENT_COMMANDS"] = "bash,cat,claude"
+        self.spawn_dir = scene.root / f"claude-{screen}"
+        self.spawn_dir.mkdir(exist_ok=True)
         exe = scene.root / "bin" / "claude"
         if not exe.exists():
             exe = script_command(scene.root, "claude", STILL, str(SCREENS / screen))
-        scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
+        scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}' '{self.spawn_dir}'")
         # tmux names the pane's command from argv (the interpreter); ps, as hail's survey, `claude`.
         assert wait_until(
             lambda: comm(int(scene.server.display(scene.recv, "#{pane_pid}"))) == "claude", 10
         )
         self.pid = int(scene.server.display(scene.recv, "#{pane_pid}"))
         assert wait_until(lambda: scene.screen(scene.recv).strip() != "", 10)
-        self.waiter: subprocess.Popen[bytes] | None = None
+        self.waiter: PaneChild | None = None
 
-    def listen(self) -> subprocess.Popen[bytes]:
+    def listen(self) -> PaneChild:
         env = {
             **self.scene.env,
             "CLAUDE_PID": str(self.pid),
             "TMUX_PANE": self.scene.recv,
             **INTERACTIVE,
         }
-        waiter = self.waiter = subprocess.Popen(
-            [hail_bin(), "listen", "--format", "claude"],
-            cwd=self.scene.seat_dir("worker"),
-            env=env,
-            stdin=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        assert waiter.stdin is not None
-        waiter.stdin.write(START)
-        waiter.stdin.close()
+        (self.spawn_dir / "stdin").write_bytes(START)
+        spec = {
+            "argv": [hail_bin(), "listen", "--format", "claude"],
+            "env": env,
+            "cwd": str(self.scene.seat_dir("worker")),
+            "stdin": str(self.spawn_dir / "stdin"),
+        }
+        (self.spawn_dir / "spawn.json").write_text(json.dumps(spec))
+        (self.spawn_dir / "pid").unlink(missing_ok=True)
+        os.kill(self.pid, signal.SIGUSR2)
+        assert wait_until(lambda: (self.spawn_dir / "pid").exists(), 10)
+        waiter = self.waiter = PaneChild(self.spawn_dir, int((self.spawn_dir / "pid").read_text()))
         store = Store(str(self.scene.state))
         assert wait_until(lambda: any(w.pid == waiter.pid for w in presence.waiters(store)), 10)
         return waiter
@@ -180,9 +208,9 @@ def test_a_waiter_of_another_process_is_not_this_panes(
         store = Store(str(scene.state))
         fake = presence.Waiter(
             other.pid,
-            presence.process_start(other.pid),
+            ProcFs().start(other.pid),
             other.pid,
-            presence.process_start(other.pid),
+            ProcFs().start(other.pid),
             ["worker"],
             scene.recv,
         )
@@ -211,8 +239,9 @@ def route_cell(scene: Scene) -> str:
 
 
 def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
-    """A thread on record whose TUI is the pane's Codex, but `codex queue` fails (the stand-in's
-    binary is an interpreter): the envelope is typed into the idle composer instead."""
+    """A thread on record whose TUI is the pane's Codex, but the queue cannot run (the stand-in's
+    binary is an interpreter, which hail never runs): the envelope is typed into the idle composer
+    instead."""
     scene.env["HAIL_AGENT_COMMANDS"] = "codex"
     exe = script_command(scene.root, "codex", COMPOSER, "codex")
     scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
@@ -225,7 +254,7 @@ def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
         "worker",
         daemon=False,
         tui=tui,
-        tui_start=presence.process_start(tui),
+        tui_start=ProcFs().start(tui),
         pane=scene.recv,
         since=time.time(),
     )
@@ -235,7 +264,7 @@ def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
     sent = scene.as_pane(scene.sender, "worker", "ask", "queue or type")
 
     assert sent.rc == 0, sent.err
-    assert "codex queue exited" in sent.err and "typing instead" in sent.err, sent.err
+    assert "not Codex's own binary; typing instead" in sent.err, sent.err
     assert f"hail: typed: into {scene.recv}" in sent.err
     assert f"SUBMITTED [hail kind:ask from:boss/{scene.sender}" in scene.screen(scene.recv)
 
@@ -252,3 +281,32 @@ def test_a_send_that_asks_for_typing_types_even_with_a_waiter(
     assert wait_until(lambda: f"id:{sent.id}" in scene.screen(scene.recv).replace(" ", ""), 5)
     time.sleep(1.5)
     assert waiter.poll() is None, "the waiter was not asked"
+
+
+def test_a_forged_waiter_record_naming_another_process_is_never_signalled(
+    scene: Scene, claude_factory: list[Claude]
+) -> None:
+    """A record of the pane's own Claude Code process, listening, whose waiter is a `sleep`: the
+    send checks the named process is hail's waiter of that Claude Code process before the signal,
+    so the sleep is not signalled (SIGUSR1 would end it) and the send types instead of saying
+    `woken` (docs/transport.md "Evidence")."""
+    c = claude(scene, claude_factory)
+    other = subprocess.Popen(["sleep", "60"])
+    try:
+        store = Store(str(scene.state))
+        procs = ProcFs()
+        forged = presence.Waiter(
+            c.pid, procs.start(c.pid), other.pid, procs.start(other.pid), ["worker"], scene.recv
+        )
+        presence.write_waiter(store, forged)
+        c.scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+
+        sent = scene.as_pane(scene.sender, "worker", "ask", "for the pane's own session")
+
+        assert "woken" not in sent.err, sent.err
+        assert f"process {other.pid} is no waiter of worker's Claude Code" in sent.err, sent.err
+        time.sleep(0.2)
+        assert other.poll() is None, "the sleep the record names was not signalled"
+    finally:
+        other.kill()
+        other.wait()

@@ -62,6 +62,7 @@ def doctor(ctx: Ctx) -> int:
     seat = _check_seat(ctx, out)
     panes = _check_tmux(ctx, seat, out)
     _check_hooks(ctx, out)
+    out.say("ok", _process_line(ctx))  # what the agents' processes are read with, below
     _check_hooks_run(ctx, panes, out)
     if os.path.isdir(store.root):
         try:
@@ -104,6 +105,16 @@ def _check_root(ctx: Ctx, out: _Lines) -> None:
             f"0.3 state in {root} is ignored; to import it, run migrate with hail 0.5.x first",
         )
     _check_state_owner(ctx, out)
+
+
+def _process_line(ctx: Ctx) -> str:
+    """Which backend answers hail's process questions [docs/transport.md "Processes"]."""
+    from hail.process.choose import BACKEND_ENV
+
+    forced = f", as {BACKEND_ENV} asks" if ctx.env.get(BACKEND_ENV) else ""
+    if ctx.procs().name == "proc":
+        return f"processes: read from /proc{forced}"
+    return f"processes: ps and lsof (portable{forced or ': no readable /proc'})"
 
 
 def _check_state_owner(ctx: Ctx, out: _Lines) -> None:
@@ -232,7 +243,6 @@ def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
     """Agents a send can only type into [docs/transport.md "Routes"]: a Claude Code session with no
     live waiter, a Codex whose thread hail's hooks have not seen."""
     from hail.store import presence
-    from hail.transport import agent_process
     from hail.transport.codex_queue import live_thread
 
     if panes is None:
@@ -242,13 +252,13 @@ def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
     for pane in panes.panes:
         if pane.agent not in ("claude", "codex") or pane.seat is None:
             continue
-        pid = agent_process.agent_pid(pane.pid, pane.agent)
-        started = agent_process.started_at(pid) if pid is not None else None
+        pid = ctx.procs().agent_pid(pane.pid, pane.agent)
+        started = ctx.procs().started_at(pid) if pid is not None else None
         if started is None or ctx.now() - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
             continue
         where = f"{pane.agent} in {pane.id} (seat {pane.seat})"
         if pane.agent == "claude":
-            if any(w.claude == pid and w.client_running() for w in waiters):
+            if any(w.claude == pid and w.client_running(ctx.procs()) for w in waiters):
                 continue
             notes.append(
                 f"{where} has no live waiter (hail listen), so sends type into it: it started"

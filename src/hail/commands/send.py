@@ -556,10 +556,12 @@ def native_and_report(
     tmux, found = where
     if routes.between_turns(ctx, found, to.mailbox):
         if found.waiter is not None:
-            routes.wake_waiter(ctx, found.waiter, to.mailbox)
-            note(routes.route_line(found, to.mailbox))
-            return 0
-        failure = _queue(ctx, kind, to, msg_id, line, found)
+            if routes.wake_waiter(ctx, found.waiter, to.mailbox):
+                note(routes.route_line(found, to.mailbox))
+                return 0
+            failure = f"process {found.waiter.pid} is no waiter of {to.mailbox}'s Claude Code"
+        else:
+            failure = _queue(ctx, kind, to, msg_id, line, found)
         if not failure:
             note(routes.route_line(found, to.mailbox))
             return 0
@@ -594,7 +596,7 @@ def _queue(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native
     inline = InlineFiling(ctx, to.mailbox, msg_id) if kind in policy.CONTROL_KINDS else None
     if inline is not None:
         inline.file()
-    failure = queue(found.thread, found.tui, line)
+    failure = queue(ctx, found.thread, found.tui, line)
     if failure and inline is not None:
         inline.undo()
     return failure

@@ -132,7 +132,7 @@ class _Run:
 
         first = ctx.store.mailbox(self.mailboxes[0])
         self.guard = StopGuard(
-            first.path, self.payload.data, started=started(), by_hand=ctx.in_tool_call
+            first.path, self.payload.data, started=started(ctx.procs()), by_hand=ctx.in_tool_call
         )
         if self.fmt is not None:
             # Before looking for mail: a send that files after this look sees the mark and
@@ -198,6 +198,6 @@ def _note_codex_thread(ctx: Ctx, mailbox: str, payload: bytes) -> None:
         from hail.hooks.stop import session_of
         from hail.store import presence
 
-        presence.note_thread(ctx.store, mailbox, session_of(payload), ctx.pane)
+        presence.note_thread(ctx.store, ctx.procs(), mailbox, session_of(payload), ctx.pane)
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)

@@ -86,7 +86,7 @@ def listen() -> int:
         payload = protocol.payload_bytes()
         ctx = Ctx.from_env()
         seat = ctx.seat()
-        claude_start = presence.process_start(claude)
+        claude_start = ctx.procs().start(claude)
         if seat is None or not claude_start:
             return QUIET
         mailboxes = ctx.reading_mailboxes(seat)
@@ -111,7 +111,7 @@ def listen() -> int:
             claude,
             claude_start,
             os.getpid(),
-            presence.process_start(os.getpid()),
+            ctx.procs().start(os.getpid()),
             mailboxes,
             ctx.pane,
             session_of(payload),
@@ -158,10 +158,11 @@ class Listener:
     def run(self) -> int:
         store = self.ctx.store
         store.ensure()
-        presence.prune_waiters(store)
+        procs = self.ctx.procs()
+        presence.prune_waiters(store, procs)
         before = presence.read_waiter(self.path)
         presence.write_waiter(store, self.me)
-        if before is not None and not self.me.is_me(before) and before.listening():
+        if before is not None and not self.me.is_me(before) and before.listening(procs):
             _nudge(before.pid)  # it reads the record, finds this waiter, and ends
         deadline = time.monotonic() + policy.WAITER_LIFE_SECONDS
         fired = False
@@ -172,10 +173,10 @@ class Listener:
                     # Removed by an older waiter ending just as this one wrote: write it again.
                     presence.write_waiter(store, self.me)
                 elif not self.me.is_me(named):
-                    if named.listening() or named.state == presence.FIRED:
+                    if named.listening(procs) or named.state == presence.FIRED:
                         return QUIET  # a newer waiter listens, or has woken the session
                     presence.write_waiter(store, self.me)  # it was killed before it could remove it
-                if not self.me.client_running():
+                if not self.me.client_running(procs):
                     return QUIET
                 if self.wanted():
                     fired = True

@@ -24,14 +24,16 @@ import hail
 from hail import policy
 from hail.store import fs
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.process.base import Processes
+
 DIR = "stops"
 #: The streak of Stops that got no payload in time.
 UNKNOWN = "-"
 _TICKS = os.sysconf("SC_CLK_TCK")
 #: Linux's clock of a process's start in /proc; macOS and the BSDs have none.
 _BOOT_CLOCK: int | None = getattr(time, "CLOCK_BOOTTIME", None)
-#: This process's start as the system says it, read once (`_own_start`).
-_OWN: list[int | None] = []
 
 
 def session_of(payload: bytes) -> str:
@@ -60,37 +62,29 @@ def _value_of(payload: bytes, key: bytes) -> bytes:
 
 
 def clock() -> int:
-    """Now, on the clock `started` gives this process's start on: the clock ticks since boot of
-    /proc where the system says a process's start, else the monotonic clock in ns, which every
-    system has and every process of a machine shares. Their units lie seven orders of magnitude
-    apart, so a streak file written on the one is never read as a twin's on the other."""
-    if _BOOT_CLOCK is not None and _own_start() is not None:
-        return int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
-    return time.monotonic_ns()
+    """Now: in clock ticks since boot where there is CLOCK_BOOTTIME (Linux, whose /proc dates a
+    process's start so), else on the monotonic clock in ns (macOS, the BSDs), which every process
+    of the machine shares."""
+    if _BOOT_CLOCK is None:
+        return time.monotonic_ns()
+    return int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
 
 
-def started() -> int:
-    """When this process was started, on `clock`'s clock. Where the system does not say it, the
-    moment it imported hail: later than its real start, so at worst a run of the counted Stop
-    counts again (the safe side), and never is the next Stop taken for one."""
-    own = _own_start()
-    return own if own is not None else hail.IMPORTED_NS
+def started(procs: Processes) -> int:
+    """When this process was started, on `clock`'s clock: as the process backend says it
+    (`process/base.py`), else when it imported hail."""
+    own = procs.own_start() if _BOOT_CLOCK is not None else None
+    return own if own is not None else imported()
 
 
-def _own_start() -> int | None:
-    if not _OWN:
-        _OWN.append(_system_start() if _BOOT_CLOCK is not None else None)
-    return _OWN[0]
-
-
-def _system_start() -> int | None:
-    """When this process was started, in clock ticks since boot; None where /proc does not say."""
-    try:
-        with open("/proc/self/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-        return int(fields[19])  # field 22 of stat(5); the first two are before the ")"
-    except (OSError, IndexError, ValueError):
-        return None
+def imported() -> int:
+    """When this process imported hail, on `clock`'s clock. Later than its real start, so at worst
+    a run of the counted Stop counts again (the safe side), and never is the next Stop taken for
+    one."""
+    if _BOOT_CLOCK is None:
+        return hail.IMPORTED_NS
+    ago = (time.monotonic_ns() - hail.IMPORTED_NS) / 1e9  # both clocks tick alike while awake
+    return int((time.clock_gettime(_BOOT_CLOCK) - ago) * _TICKS)
 
 
 class StopGuard:

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 from hail import policy
 from hail.install.program import find_program, hook_word, login_path
+from hail.process.choose import backend
 from hail.text import clip_value
-from hail.transport import agent_process
 from hail.transport.panes import DEFAULT_AGENTS
 
 if TYPE_CHECKING:
@@ -75,8 +75,9 @@ def harness_env(
     for pane in panes.panes if panes is not None else []:
         if pane.agent != harness:
             continue
-        pid = agent_process.agent_pid(pane.pid, harness)
-        found = agent_process.environment(pid) if pid is not None else None
+        procs = backend(env)
+        pid = procs.agent_pid(pane.pid, harness)
+        found = procs.environment(pid) if pid is not None else None
         if found is not None:
             return found, f"the environment of {harness} in {pane.id}"
     minimal = {k: env[k] for k in ("HOME", "USER", "LANG") if k in env}
@@ -129,7 +130,7 @@ def silent_agent_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
     for pane in panes.panes:
         if pane.agent not in DEFAULT_AGENTS or pane.seat is None:
             continue
-        started = _started(pane)
+        started = _started(ctx, pane)
         if started is None or now - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
             continue
         hooked = ctx.store.mailbox(pane.seat).hooked_at()
@@ -156,6 +157,6 @@ def silent_agent_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
     return lines
 
 
-def _started(pane: Pane) -> float | None:
-    pid = agent_process.agent_pid(pane.pid, pane.agent or "")
-    return agent_process.started_at(pid) if pid is not None else None
+def _started(ctx: Ctx, pane: Pane) -> float | None:
+    pid = ctx.procs().agent_pid(pane.pid, pane.agent or "")
+    return ctx.procs().started_at(pid) if pid is not None else None

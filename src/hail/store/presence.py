@@ -14,7 +14,7 @@ Beside them, per mailbox, the mark `seats/<mailbox>/wake`: its mtime is the last
 a waiter to wake the agent; a waiter wakes its session only for such a send, never for mail a
 quiet fyi or the Stop hook's cap left unread.
 
-A process is named by its pid and its start time (`/proc/<pid>/stat`), so a reused pid never
+A process is named by its pid and its start identity (`process/base.py`), so a reused pid never
 passes for the process a record names. Plain os calls and string paths, and the record format loaded
 only to read or write a record: the waiter and the prompt hook load this.
 """
@@ -28,6 +28,7 @@ from hail.store import fs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from hail.process.base import Processes
     from hail.store.maildir import Mailbox
     from hail.store.store import Store
 
@@ -37,57 +38,6 @@ FIRED = "fired"
 
 def directory(store: Store) -> str:
     return os.path.join(store.root, "presence")
-
-
-# --- processes ------------------------------------------------------------------------------------
-
-
-def _stat_fields(pid: int) -> list[str] | None:
-    """`/proc/<pid>/stat` from the state field on (the name may hold spaces and parentheses)."""
-    text = fs.read_text(f"/proc/{pid}/stat")
-    if not text or ")" not in text:
-        return None
-    return text.rsplit(")", 1)[1].split()
-
-
-def process_start(pid: int) -> str:
-    """The process's start time in clock ticks since boot, "" when there is no such process (or a
-    zombie): with the pid, it names one process for as long as the machine runs."""
-    fields = _stat_fields(pid) if pid > 0 else None
-    if fields is None or len(fields) < 20 or fields[0] in ("Z", "X"):
-        return ""
-    return fields[19]
-
-
-def is_running(pid: int, start: str) -> bool:
-    """Whether the process `pid` that started at `start` still runs."""
-    return bool(start) and process_start(pid) == start
-
-
-def parent_of(pid: int) -> int:
-    """The parent's pid, 0 when unknown."""
-    fields = _stat_fields(pid)
-    try:
-        return int(fields[1]) if fields is not None else 0
-    except (IndexError, ValueError):
-        return 0
-
-
-def command_line(pid: int) -> list[str]:
-    """The process's arguments, [] when they cannot be read."""
-    text = fs.read_text(f"/proc/{pid}/cmdline", errors="surrogateescape")
-    return text.rstrip("\0").split("\0") if text else []
-
-
-def descends_from(pid: int, ancestor: int) -> bool:
-    """Whether `ancestor` is `pid` or one of its ancestors (a pane's process and its agent)."""
-    for _ in range(64):
-        if pid == ancestor:
-            return True
-        if pid <= 1:
-            return False
-        pid = parent_of(pid)
-    return False
 
 
 # --- the wake mark --------------------------------------------------------------------------------
@@ -155,12 +105,12 @@ class Waiter:
     def is_me(self, other: Waiter | None) -> bool:
         return other is not None and (other.pid, other.start) == (self.pid, self.start)
 
-    def listening(self) -> bool:
+    def listening(self, procs: Processes) -> bool:
         """It waits now: its state says so and its process runs."""
-        return self.state == LISTENING and is_running(self.pid, self.start)
+        return self.state == LISTENING and procs.is_running(self.pid, self.start)
 
-    def client_running(self) -> bool:
-        return is_running(self.claude, self.claude_start)
+    def client_running(self, procs: Processes) -> bool:
+        return procs.is_running(self.claude, self.claude_start)
 
     def text(self) -> str:
         from hail.store.records import render_record
@@ -245,11 +195,11 @@ def waiters(store: Store) -> list[Waiter]:
     return found
 
 
-def prune_waiters(store: Store) -> None:
+def prune_waiters(store: Store, procs: Processes) -> None:
     """Remove the records of Claude Code processes that are gone (a SIGKILLed client, a waiter
     that fired before its session ended)."""
     for waiter in waiters(store):
-        if not waiter.client_running():
+        if not waiter.client_running(procs):
             remove_waiter(store, waiter)
 
 
@@ -353,19 +303,19 @@ def threads(store: Store, mailbox: str | None = None) -> list[Thread]:
     return found
 
 
-def codex_tui(hook_parent: int) -> tuple[bool, int, str]:
+def codex_tui(procs: Processes, hook_parent: int) -> tuple[bool, int, str]:
     """How the Codex that ran this hook runs: (under the daemon, the TUI's pid, its start).
 
     Without the daemon a hook is a child of its own TUI; with it, every hook is a child of the
     shared `codex app-server … --managed-daemon`, which names no TUI.
     """
-    args = command_line(hook_parent)
+    args = procs.args(hook_parent)
     if "app-server" in args:
         return True, 0, ""
-    return False, hook_parent, process_start(hook_parent)
+    return False, hook_parent, procs.start(hook_parent)
 
 
-def note_thread(store: Store, mailbox: str, thread_id: str, pane: str) -> None:
+def note_thread(store: Store, procs: Processes, mailbox: str, thread_id: str, pane: str) -> None:
     """Record a Codex thread the first time hail's prompt hook sees it (one stat on every later
     call), and drop the older threads of its mailbox: one TUI works in a seat."""
     if not is_thread_id(thread_id):
@@ -373,7 +323,7 @@ def note_thread(store: Store, mailbox: str, thread_id: str, pane: str) -> None:
     path = _thread_path(store, thread_id)
     if os.path.exists(path):
         return
-    daemon, tui, tui_start = codex_tui(os.getppid())
+    daemon, tui, tui_start = codex_tui(procs, os.getppid())
     thread = Thread(
         thread_id, mailbox, daemon, tui, tui_start, "" if daemon else pane, since=time.time()
     )

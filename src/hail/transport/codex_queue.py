@@ -3,39 +3,63 @@ pane [docs/transport.md "Routes"].
 
 The queued text reaches the TUI as a prompt of its own (UserPromptSubmit carries it verbatim), so
 the envelope is queued exactly as it would be typed and the prompt hook frames the body under it.
-It is run with the TUI's own binary and environment (its HOME and CODEX_HOME): the queue lives in
-`$CODEX_HOME/queue_1.sqlite`.
 
 Only for a thread whose TUI is alive in the pane: with Codex's shared daemon, a message queued to
 a thread whose TUI has exited is run by the daemon with nobody watching. Without the daemon, the
 hook that recorded the thread was the TUI's own child, so its record names that TUI; under the
 daemon no hook names its TUI, so the thread counts as the pane's when the pane's TUI started
 before the thread was created (its id is a UUIDv7, which carries that time).
+
+A send runs outside Codex's sandbox, and the model in it may write its workspace, so the queue
+runs with least privilege [docs/transport.md "What the queue runs"]: only the TUI's
+own native binary, known by what it is (a native executable named `codex`, the file the TUI runs
+now, outside the workspace and temporary directories: never an interpreter, a wrapper script or a
+replaced file); with HOME, CODEX_HOME and a PATH of system directories only; from `/`. If no such
+binary can be named, the send types instead.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 
 from hail import policy
+from hail.process.base import DELETED
 from hail.store import presence
-from hail.transport import agent_process
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.context import Ctx
+    from hail.process.base import Processes
     from hail.store.presence import Thread
     from hail.transport.panes import Pane
 
-#: How much later than the TUI's start (a /proc time, to the clock tick) a thread it created may
-#: say it was created: the TUI creates its thread as it starts.
+#: How much later than the TUI's start (to the clock tick, or the second where `ps` says it) a
+#: thread it created may say it was created: the TUI creates its thread as it starts.
 START_SLACK_SECONDS = 1.0
+#: The one program the queue runs: Codex's native binary (the npm package's `bin/codex.js` is a
+#: node script that execs `vendor/<target>/bin/codex`, which the TUI process then is).
+NATIVE_NAME = "codex"
+#: Native executables: ELF, and Mach-O (32/64-bit, either byte order, universal).
+NATIVE_MAGIC = (
+    b"\x7fELF",
+    b"\xfe\xed\xfa\xce",
+    b"\xfe\xed\xfa\xcf",
+    b"\xce\xfa\xed\xfe",
+    b"\xcf\xfa\xed\xfe",
+    b"\xca\xfe\xba\xbe",
+)
+#: What `codex queue` is run with: no directory a workspace chose is on its PATH.
+SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+#: The variables `codex queue` is given from the TUI's environment: where its state is.
+KEPT_VARIABLES = ("HOME", "CODEX_HOME")
+#: Directories any sandboxed model may write, beside its workspace.
+TEMP_ROOTS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm")
 
 
 def live_thread(ctx: Ctx, pane: Pane, mailbox: str) -> tuple[Thread, int] | None:
     """The mailbox's newest recorded thread and the pid of its TUI, when that TUI runs in the pane."""
-    tui = agent_process.agent_pid(pane.pid, "codex")
+    procs = ctx.procs()
+    tui = procs.agent_pid(pane.pid, "codex")
     if tui is None:
         return None
     found = presence.threads(ctx.store, mailbox)
@@ -43,32 +67,80 @@ def live_thread(ctx: Ctx, pane: Pane, mailbox: str) -> tuple[Thread, int] | None
         return None
     thread = found[0]  # a seat holds one Codex TUI: older threads of the mailbox are dropped
     if not thread.daemon:
-        if thread.tui == tui and presence.is_running(thread.tui, thread.tui_start):
+        if thread.tui == tui and procs.is_running(thread.tui, thread.tui_start):
             return thread, tui
         return None
     created = presence.thread_created(thread.id)
-    started = agent_process.started_at(tui)
+    started = procs.started_at(tui)
     if created is None or started is None or started > created + START_SLACK_SECONDS:
         return None  # a thread of an earlier TUI, or one this TUI resumed: not provably its own
     return thread, tui
 
 
-def queue(thread: Thread, tui: int, text: str) -> str:
-    """Queue `text` for the thread with the TUI's binary and environment; "" once queued, else
-    why not (the caller then types instead)."""
+def _inside(path: str, roots: list[str]) -> bool:
+    return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots if r)
+
+
+def _is_native(path: str) -> bool:
+    """A regular file that starts as a native executable does (not `#!`: no script)."""
     try:
-        exe = os.readlink(f"/proc/{tui}/exe")
-        cwd = os.readlink(f"/proc/{tui}/cwd")
-    except OSError as e:
-        return f"cannot read Codex's process {tui}: {e.strerror or e}"
-    env = agent_process.environment(tui)
-    if env is None:
+        fd = os.open(
+            path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
+    except OSError:
+        return False
+    try:
+        import stat
+
+        return stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, 4) in NATIVE_MAGIC
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def native_binary(procs: Processes, tui: int, env: dict[str, str]) -> tuple[str, str]:
+    """The TUI's own native Codex binary, and "" (or "" and why there is none)."""
+    exe = procs.executable(tui)
+    if exe is None:
+        return "", f"cannot read the program of Codex's process {tui}"
+    if exe.endswith(DELETED) or not os.path.isabs(exe):
+        return "", f"the program of Codex's process {tui} was replaced since it started"
+    real = os.path.realpath(exe)
+    if os.path.basename(real) != NATIVE_NAME or not _is_native(real):
+        return "", f"Codex's process {tui} runs {os.path.basename(real)}, not Codex's own binary"
+    writable = [os.path.realpath(d) for d in (procs.cwd(tui), env.get("TMPDIR")) if d]
+    if _inside(real, writable + [os.path.realpath(r) for r in TEMP_ROOTS]):
+        return "", f"Codex's binary {real} lies in a directory its model may write"
+    return real, ""
+
+
+def queue_env(env: dict[str, str]) -> dict[str, str]:
+    """The environment `codex queue` runs with: the TUI's HOME and CODEX_HOME, a system PATH."""
+    kept = {k: env[k] for k in KEPT_VARIABLES if env.get(k)}
+    return kept | {"PATH": SYSTEM_PATH}
+
+
+def queue(ctx: Ctx, thread: Thread, tui: int, text: str) -> str:
+    """Queue `text` for the thread with the TUI's own binary, least privileged; "" once queued,
+    else why not (the caller then types instead)."""
+    procs = ctx.procs()
+    start = procs.start(tui)
+    env = procs.environment(tui)
+    if env is None or not env.get("HOME"):
         return f"cannot read the environment of Codex's process {tui}"
+    exe, why = native_binary(procs, tui, env)
+    if not exe:
+        return why
+    if not procs.is_running(tui, start):
+        return f"Codex's process {tui} ended"  # never queued to a TUI that is gone
+    import subprocess
+
     try:
         proc = subprocess.run(
             [exe, "queue", "--thread", thread.id, "--message", text],
-            env=env,
-            cwd=cwd,
+            env=queue_env(env),
+            cwd="/",
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=policy.CODEX_QUEUE_TIMEOUT,

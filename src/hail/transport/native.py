@@ -64,11 +64,12 @@ def claude_waiter(ctx: Ctx, pane: Pane, mailbox: str) -> Waiter | None:
     prompt hook of the turn it starts takes what is unread)."""
     now = time.time()
     for waiter in presence.waiters(ctx.store):
-        if mailbox not in waiter.mailboxes or not waiter.client_running():
+        procs = ctx.procs()
+        if mailbox not in waiter.mailboxes or not waiter.client_running(procs):
             continue
-        if not presence.descends_from(waiter.claude, pane.pid):
+        if not procs.descends_from(waiter.claude, pane.pid):
             continue  # another tmux server's pane of the same id, or another process
-        if waiter.listening():
+        if waiter.listening(procs):
             return waiter
         hooked = ctx.store.mailbox(waiter.mailboxes[0]).hooked_at()
         if (
@@ -99,16 +100,25 @@ def between_turns(ctx: Ctx, native: Native, mailbox: str) -> bool:
     return ctx.store.mailbox(native.turn_mailbox(mailbox)).turn_ending()
 
 
-def wake_waiter(ctx: Ctx, waiter: Waiter, mailbox: str) -> None:
+def wake_waiter(ctx: Ctx, waiter: Waiter, mailbox: str) -> bool:
     """Ask for the wake (the mark survives a lost signal: the waiter looks every second), then
-    signal the waiter so it looks now. A fired waiter's wake is already on its way."""
+    signal the waiter so it looks now. A fired waiter's wake is already on its way.
+
+    False, with nothing signalled, when the record names a process that is not hail's waiter of
+    its Claude Code process (a `hail listen` whose parent chain leads there), checked just before
+    the signal: a record that names any other process is never trusted with a signal."""
+    procs = ctx.procs()
+    live = waiter.listening(procs)
+    if live and not procs.is_waiter_of(waiter.pid, waiter.claude):
+        return False
     presence.ask_wake(ctx.store.mailbox(mailbox))
-    if waiter.listening():
+    if live:
         import contextlib
         import signal
 
         with contextlib.suppress(OSError):  # it just ended: the next waiter sees the mark
             os.kill(waiter.pid, signal.SIGUSR1)
+    return True
 
 
 def route_of(ctx: Ctx, pane: Pane, mailbox: str) -> str:

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from hail import policy
 from hail.errors import HailError
+from hail.process.base import RUNTIMES
+from hail.process.choose import backend
 from hail.seat import find_seat
-from hail.transport import agent_process
 from hail.transport.tmux import PaneRow, Tmux
 
 DEFAULT_AGENTS = ("claude", "codex", "gemini", "opencode")
@@ -88,6 +89,7 @@ class _Procs:
 def _processes(env: Mapping[str, str]) -> _Procs:
     """Every process's name, parent and groups from one `ps`; empty when ps cannot run."""
     empty = _Procs({}, {}, {}, {}, {})
+    facts = backend(env)
     try:
         proc = subprocess.run(
             ["ps", "-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid=", "-o", "tpgid=", "-o", "comm="],
@@ -109,8 +111,8 @@ def _processes(env: Mapping[str, str]) -> _Procs:
         except ValueError:
             continue
         name = process_name(parts[4])
-        if name in agent_process.RUNTIMES:
-            name = agent_process.script_agent(pid) or name  # Gemini CLI runs as `node`
+        if name in RUNTIMES:
+            name = facts.script_agent(pid) or name  # Gemini CLI runs as `node`
         procs.names[pid] = name
         procs.parents[pid] = ppid
         procs.groups[pid] = pgid

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hail.transport import agent_process, native, screen
+from hail.process.choose import backend
+from hail.transport import native, screen
 from hail.transport.panes import DEFAULT_AGENTS, Pane, Panes, survey
 from hail.transport.tmux import Tmux, TmuxError
 
@@ -94,8 +95,9 @@ class Surveyor:
             return None
         key = (pane.id, pane.pid)
         if key not in self._started:
-            pid = agent_process.agent_pid(pane.pid, pane.agent)
-            self._started[key] = agent_process.started_at(pid) if pid is not None else None
+            procs = self.ctx.procs() if self.ctx is not None else backend(self.env)
+            pid = procs.agent_pid(pane.pid, pane.agent)
+            self._started[key] = procs.started_at(pid) if pid is not None else None
         return self._started[key]
 
 

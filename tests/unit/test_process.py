@@ -1,0 +1,161 @@
+"""The process backends (docs/transport.md "Processes") on live processes: `/proc`, and the
+portable `ps`/`lsof` one forced on Linux. Each answers the same questions the same way; a start
+identity reads the same for as long as its process runs and never for another process, a zombie
+or a process that ended."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hail.process import choose
+from hail.process.base import Processes
+from hail.process.procfs import ProcFs
+from hail.process.ps import Ps, epoch_of
+from tests.support.procs import wait_until
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="compares with /proc")
+
+BACKENDS = [ProcFs, Ps]
+
+
+@pytest.fixture(params=BACKENDS, ids=lambda b: b.name)
+def procs(request: pytest.FixtureRequest) -> Processes:
+    backend: type[Processes] = request.param
+    return backend()
+
+
+@pytest.fixture
+def sleeper(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    proc = subprocess.Popen(
+        ["sleep", "60"], cwd=tmp_path, env={"PATH": os.defpath, "HAIL_MARK": "a b c"}
+    )
+    try:
+        yield proc
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_the_backend_is_chosen_by_capability_and_can_be_forced() -> None:
+    assert isinstance(choose.backend({}), ProcFs), "this system has a readable /proc"
+    assert isinstance(choose.backend({choose.BACKEND_ENV: "portable"}), Ps)
+    assert isinstance(choose.backend({choose.BACKEND_ENV: "proc"}), ProcFs)
+
+
+def test_a_start_identity_reads_the_same_while_the_process_runs(
+    procs: Processes, sleeper: subprocess.Popen[bytes]
+) -> None:
+    start = procs.start(sleeper.pid)
+    assert start
+    time.sleep(1.1)  # past a second boundary: the portable identity is a second
+    assert procs.start(sleeper.pid) == start
+    assert procs.is_running(sleeper.pid, start)
+    assert not procs.is_running(sleeper.pid, start + "0"), "another process with this pid"
+    other = ProcFs() if isinstance(procs, Ps) else Ps()
+    assert not procs.is_running(sleeper.pid, other.start(sleeper.pid)), "the other backend's"
+
+
+def test_a_zombie_and_an_ended_process_have_no_start(procs: Processes) -> None:
+    proc = subprocess.Popen(["sleep", "60"])
+    start = procs.start(proc.pid)
+    proc.kill()  # not reaped yet: a zombie under this pid
+    assert wait_until(lambda: ProcFs().comm(proc.pid) == "" or _zombie(proc.pid), 5)
+    assert procs.start(proc.pid) == ""
+    assert not procs.is_running(proc.pid, start)
+    proc.wait()
+    assert procs.start(proc.pid) == ""
+    assert not procs.is_running(proc.pid, start)
+
+
+def _zombie(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+def test_the_facts_of_a_process(
+    procs: Processes, sleeper: subprocess.Popen[bytes], tmp_path: Path
+) -> None:
+    pid = sleeper.pid
+    assert procs.parent(pid) == os.getpid()
+    assert procs.args(pid) == ["sleep", "60"]
+    assert procs.comm(pid) == "sleep"
+    assert procs.cwd(pid) == str(tmp_path)
+    assert procs.executable(pid) == os.path.realpath(shutil.which("sleep") or "")
+    env = procs.environment(pid)
+    assert env is not None and env["HAIL_MARK"] == "a b c" and env["PATH"] == os.defpath
+    started = procs.started_at(pid)
+    assert started is not None and abs(started - time.time()) < 5
+    assert procs.descends_from(pid, os.getpid())
+    assert not procs.descends_from(os.getpid(), pid)
+
+
+def test_a_replaced_executable_says_so(procs: Processes, tmp_path: Path) -> None:
+    copy = tmp_path / "codex"
+    shutil.copy(shutil.which("sleep") or "/bin/sleep", copy)
+    proc = subprocess.Popen([str(copy), "60"])
+    try:
+        assert wait_until(lambda: ProcFs().comm(proc.pid) == "codex", 5)
+        assert procs.executable(proc.pid) == str(copy)
+        copy.unlink()
+        copy.write_text("#!/bin/sh\n")
+        assert (procs.executable(proc.pid) or "").endswith(" (deleted)")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_the_agent_under_a_pane_and_a_waiter_of_a_client(procs: Processes, tmp_path: Path) -> None:
+    """A stand-in client (a shell) whose child is a `…/hail listen`: it is the client's waiter;
+    the same program under another process, or a `sleep`, is not."""
+    hail = tmp_path / "hail"
+    hail.write_text("#!/bin/sh\nsleep 60\n")
+    hail.chmod(0o755)
+    codex = tmp_path / "codex"
+    shutil.copy(shutil.which("sleep") or "/bin/sleep", codex)
+    client = subprocess.Popen(["sh", "-c", f"'{hail}' listen --format claude; '{codex}' 60"])
+    stray = subprocess.Popen([str(hail), "listen", "--format", "claude"])
+    try:
+        tree = ProcFs()
+        assert wait_until(lambda: bool(tree.children().get(client.pid)), 5)
+        waiter = tree.children()[client.pid][0]
+        assert wait_until(lambda: tree.args(waiter)[1:2] == [str(hail)], 5)
+        assert procs.is_waiter_of(waiter, client.pid)
+        assert not procs.is_waiter_of(stray.pid, client.pid), "not under that client"
+        assert not procs.is_waiter_of(client.pid, client.pid)
+        assert procs.agent_pid(os.getpid(), "sh") == client.pid
+        assert procs.agent_pid(client.pid, "codex") is None
+    finally:
+        for p in (client, stray):
+            p.kill()
+            p.wait()
+
+
+def test_only_proc_says_this_processs_start_without_a_subprocess() -> None:
+    assert ProcFs().own_start() == int(ProcFs().start(os.getpid()))
+    assert Ps().own_start() is None
+
+
+def test_lstart_reads_as_utc_seconds() -> None:
+    assert epoch_of("Tue Dec  1 19:52:22 2026") == 1796154742
+    assert epoch_of("Thu Jan  1 00:00:00 1970") == 0
+    assert epoch_of("Sat Feb 29 12:00:00 2024") == 1709208000
+    assert epoch_of("not a time at all") is None
+
+
+def test_the_portable_backend_runs_ps_with_a_fixed_environment() -> None:
+    """Its reading does not depend on the caller's time zone or locale."""
+    code = "from hail.process.ps import Ps; import os; print(Ps().start(os.getppid()))"
+    out = {
+        tz: subprocess.run(
+            [sys.executable, "-c", code], env={**os.environ, "TZ": tz}, capture_output=True
+        ).stdout
+        for tz in ("UTC0", "America/New_York", "Asia/Kolkata")
+    }
+    assert len(set(out.values())) == 1 and out["UTC0"].startswith(b"ps:"), out
