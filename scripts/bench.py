@@ -913,13 +913,16 @@ def _proc(pid: int, name: str) -> str:
 
 
 def _cpu_ns(pid: int) -> int:
-    """CPU time the process has run, in ns: `/proc/<pid>/schedstat` counts it exactly, where
-    `stat`'s clock ticks (1/100 s) would round an idle waiter's cost to zero or one tick."""
+    """CPU time the process has run, in ns, with that of the children it reaped (a `ps` the
+    portable backend ran): `/proc/<pid>/schedstat` counts its own exactly, where `stat`'s clock
+    ticks (1/100 s) would round an idle waiter's cost to zero or one tick."""
+    fields = _proc(pid, "stat").rsplit(")", 1)[1].split()
+    tick = 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+    children = (int(fields[13]) + int(fields[14])) * tick
     try:
-        return int(_proc(pid, "schedstat").split()[0])
+        return int(_proc(pid, "schedstat").split()[0]) + children
     except (OSError, IndexError, ValueError):
-        fields = _proc(pid, "stat").rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+        return (int(fields[11]) + int(fields[12])) * tick + children
 
 
 def _status_kb(pid: int, key: str, name: str = "status") -> int:
