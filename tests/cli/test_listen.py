@@ -17,7 +17,7 @@ import pytest
 
 from hail import policy
 from tests.support.entry import hail_bin
-from tests.support.macos import run_shaped
+from tests.support.macos import not_on_macos, run_shaped
 from tests.support.procs import alive, wait_until
 from tests.support.world import World
 
@@ -225,6 +225,7 @@ def test_a_stop_does_not_mark_the_turn(world: World, waiters: Waiters) -> None:
     assert (box / "hooked").stat().st_mtime_ns == before
 
 
+@not_on_macos("without /proc, process facts come from `ps`, so the waiter imports subprocess")
 def test_the_waiter_imports_no_click_or_libtmux(world: World) -> None:
     client = subprocess.Popen(["sleep", "30"])
     try:
@@ -257,7 +258,7 @@ def test_the_waiter_imports_no_click_or_libtmux(world: World) -> None:
 def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake(
     world: World, waiters: Waiters
 ) -> None:
-    from hail.process.procfs import ProcFs
+    from hail.process.choose import backend
     from hail.store import presence
     from hail.store.store import Store
 
@@ -268,9 +269,9 @@ def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake
     store = Store(str(world.state))
     fired = presence.Waiter(
         client.pid,
-        ProcFs().start(client.pid),
+        backend(os.environ).start(client.pid),
         newer.pid,
-        ProcFs().start(newer.pid),
+        backend(os.environ).start(newer.pid),
         ["worker"],
         state=presence.FIRED,
         since=time.time(),

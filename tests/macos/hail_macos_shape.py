@@ -44,6 +44,9 @@ REMOVED = {
     "os": ("pidfd_open", "pipe2", "memfd_create", "eventfd", "sched_getaffinity", "O_PATH"),
     "time": ("CLOCK_BOOTTIME", "CLOCK_TAI"),
 }
+#: The one module of hail's that may look whether there is a /proc: it picks the process backend
+#: by what the system can do (its look fails here, as on a Mac, and the portable backend answers).
+PROBES = ("hail.process.choose",)
 #: Opcodes of a call: a removed name looked up by `getattr`/`hasattr` is a capability check.
 _CALLS = ("CALL", "PRECALL", "CALL_FUNCTION", "CALL_KW", "CALL_FUNCTION_EX")
 _open, _os_open, _write, _close = builtins.open, os.open, os.write, os.close
@@ -56,7 +59,7 @@ def _hail_frame(depth: int) -> tuple[str, int, str] | None:
     that led there, innermost first)."""
     frame: FrameType | None = sys._getframe(depth + 1)
     found: list[tuple[str, int]] = []
-    while frame is not None and len(found) < 4:
+    while frame is not None and len(found) < 8:
         name = frame.f_globals.get("__name__", "")
         if name == "hail" or name.startswith("hail."):
             found.append((name, frame.f_lineno))
@@ -94,14 +97,15 @@ def _under_proc(path: object) -> str | None:
 
 
 def _hidden(name: str, path: object) -> bool:
-    """Whether hail asks for a /proc path (recorded if so)."""
+    """Whether hail asks for a /proc path (recorded if so, unless it asks whether there is one)."""
     text = _under_proc(path)
     if text is None:
         return False
     where = _hail_frame(2)
     if where is None:
         return False
-    _record(f"{name}({text!r})", where)
+    if not any(f"{probe}:" in where[2] for probe in PROBES):
+        _record(f"{name}({text!r})", where)
     return True
 
 

@@ -116,3 +116,10 @@ def test_every_test_skipped_on_macos_is_listed_with_its_reason() -> None:
             skipped.append(test.group(1))
     assert skipped, "the skip this check reads is in use"
     assert [name for name in skipped if name not in listed] == []
+
+
+def test_the_backend_choice_may_look_for_proc_and_finds_none(tmp_path: Path) -> None:
+    out, reaches = shaped(
+        tmp_path, "from hail.process.choose import backend\nprint(backend({}).name)"
+    )
+    assert (out, reaches) == ("portable\n", "")
