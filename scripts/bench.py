@@ -1065,7 +1065,8 @@ def forget_message(world: World, seat: str, msg_id: str) -> None:
 
 class Scratch:
     """A tmux server of its own (socket and TMUX_TMPDIR in the scratch directory): SENDER's shell,
-    and in SINK a stand-in Claude Code (a copy of `sleep` named `claude`) showing a screen."""
+    and in SINK a stand-in Claude Code (a copy of `bash` named `claude`) showing a screen, which
+    starts its waiter as its own child, as Claude Code runs its hooks."""
 
     def __init__(self, world: World, scratch: Path, env: dict[str, str]) -> None:
         tmp = Path(tempfile.mkdtemp(prefix="hbt", dir="/tmp"))
@@ -1074,7 +1075,7 @@ class Scratch:
         self.env = {**env, "TMUX_TMPDIR": str(tmp), "HAIL_SOCKET": self.socket, "LANG": "C.UTF-8"}
         self.claude = scratch / "bin" / "claude"
         self.claude.parent.mkdir(exist_ok=True)
-        shutil.copy(shutil.which("sleep") or "/bin/sleep", self.claude)
+        shutil.copy(shutil.which("bash") or "/bin/bash", self.claude)
         self.screens = scratch / "screens"
         self.screens.mkdir(exist_ok=True)
         self.world = world
@@ -1114,11 +1115,27 @@ class Scratch:
         )
         return out.stdout.strip()
 
-    def show(self, text: str) -> int:
-        """Restart SINK's pane on `text` and a stand-in `claude`; its pid."""
+    def show(self, text: str, hail: str = "") -> int:
+        """Restart SINK's pane on `text` and a stand-in `claude` (with `hail`, its waiter); its
+        pid."""
         path = self.screens / f"{abs(hash(text))}.txt"
         path.write_text(text)
-        self.tmux("respawn-pane", "-k", "-t", self.sink, f"cat '{path}'; exec '{self.claude}' 3600")
+        payload = self.screens / "session.json"
+        payload.write_text(SESSION_PAYLOAD.replace("{cwd}", str(self.world.seat_dir(SINK))))
+        interactive = " ".join(f"{k}={v}" for k, v in INTERACTIVE.items())
+        listen = (
+            f"CLAUDE_PID=$$ {interactive} {hail} listen --format claude <{payload}; "
+            if hail
+            else ""
+        )
+        script = f"{listen}sleep 3600; :"
+        self.tmux(
+            "respawn-pane",
+            "-k",
+            "-t",
+            self.sink,
+            f"cat '{path}'; exec '{self.claude}' -c '{script}'",
+        )
         deadline = time.monotonic() + 10
         while True:
             pid = int(self.tmux("display", "-p", "-t", self.sink, "#{pane_pid}"))
@@ -1172,16 +1189,17 @@ def _route_once(
 ) -> tuple[float, float]:
     """One send to SINK on `route`; (wall ms, CPU ms of the send and the processes it waited for).
     Setting the route up (the pane's screen, a waiter, the turn's marks) is not timed."""
-    pid = server.show(BUSY_SCREEN if route == "busy" else IDLE_SCREEN)
     waiters.end()
     for record in (world.hail / "presence").glob("claude-*"):
         record.unlink()
+    listens = route in ("woken", "busy")
+    pid = server.show(BUSY_SCREEN if route == "busy" else IDLE_SCREEN, hail if listens else "")
     sink_env = {**server.env, "TMUX_PANE": server.sink}
     between_turns = [hail, "brief", "--hook"]
     subprocess.run(between_turns, cwd=world.seat_dir(SINK), env=sink_env, capture_output=True)
-    waiter = None
-    if route in ("woken", "busy"):
-        waiter = waiters.start(pid, SINK, server.sink)
+    record = world.hail / "presence" / f"claude-{pid}"
+    if listens and not _until(lambda: "state: listening" in _text(record)):
+        raise BenchError("the stand-in's waiter did not start")
     if route == "busy":
         subprocess.run(
             [hail, "deliver", "--format", "claude"],
@@ -1204,7 +1222,7 @@ def _route_once(
     wanted = {"woken": "hail: woken:", "busy": "hail: busy:", "typed": "hail: typed:"}
     if route in wanted and (code != 0 or wanted[route] not in said):
         raise BenchError(f"the {route} send exited {code}: {said.strip()}")
-    if waiter is not None and route == "woken" and waiter.wait(10) != 2:
+    if route == "woken" and not _until(lambda: "state: fired" in _text(record)):
         raise BenchError("the waiter did not wake its session")
     for name in os.listdir(world.mailbox(SINK) / "new"):
         forget_message(world, SINK, name.removesuffix(".md"))
@@ -1212,6 +1230,19 @@ def _route_once(
     for name in os.listdir(pending) if pending.is_dir() else []:
         os.unlink(pending / name)
     return wall, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def _text(path: Path) -> str:
+    return path.read_text() if path.exists() else ""
+
+
+def _until(check: Callable[[], bool], seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def _spawn(argv: list[str], env: dict[str, str], cwd: Path, err: Path) -> int:

@@ -79,10 +79,6 @@ WAITER_LIFE_SECONDS = WAITER_HOOK_TIMEOUT - 60
 #: often whether its Claude Code process is still there (a SIGKILLed client cannot end its hooks),
 #: whether a newer waiter took its place, and whether a wake was asked for while no signal came.
 WAITER_CHECK_SECONDS = 1.0
-#: ... each look asks only the kernel whether its client's pid is still there; the full identity
-#: (pid and start time, which a reused pid fails) is read this often, since without /proc each
-#: read is a `ps`, and one a second would cost a waiter about 1 % of a core.
-WAITER_IDENTITY_SECONDS = 60.0
 #: A waiter that fired has woken its session, whose prompt hook claims what is unread: a send in the
 #: moment before that hook ran is carried by the same wake, for at most this long.
 WAKE_GRACE_SECONDS = 10.0

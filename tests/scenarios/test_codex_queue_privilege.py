@@ -14,12 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from hail.process.procfs import ProcFs
 from hail.store import presence
 from hail.store.store import Store
 from tests.real_clients.clients import REPO
 from tests.scenarios.conftest import Scene
-from tests.support.procs import wait_until
+from tests.support.procs import hails_backend, wait_until
 
 THREAD = "01a23222-0086-7e91-a994-a12591cb9434"
 
@@ -36,7 +35,7 @@ def tui_in_pane(scene: Scene, command: str) -> int:
     """Run `command` as the recipient pane's Codex, in its workspace; record its thread."""
     scene.env["HAIL_AGENT_COMMANDS"] = "codex"
     scene.respawn(scene.recv, scene.seat_dir("worker"), command)
-    procs = ProcFs()
+    procs = hails_backend()
     assert wait_until(
         lambda: procs.comm(int(scene.server.display(scene.recv, "#{pane_pid}"))) == "codex", 10
     )

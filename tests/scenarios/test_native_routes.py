@@ -16,12 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from hail.process.procfs import ProcFs
 from hail.store import presence
 from hail.store.store import Store
 from tests.scenarios.conftest import HERE, Scene, script_command
 from tests.support.entry import hail_bin
-from tests.support.procs import wait_until
+from tests.support.procs import hails_backend, wait_until
 
 SCREENS = HERE.parent / "data" / "screens"
 STILL = HERE / "still_screen.py"
@@ -208,9 +207,9 @@ def test_a_waiter_of_another_process_is_not_this_panes(
         store = Store(str(scene.state))
         fake = presence.Waiter(
             other.pid,
-            ProcFs().start(other.pid),
+            hails_backend().start(other.pid),
             other.pid,
-            ProcFs().start(other.pid),
+            hails_backend().start(other.pid),
             ["worker"],
             scene.recv,
         )
@@ -254,7 +253,7 @@ def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene) -> None:
         "worker",
         daemon=False,
         tui=tui,
-        tui_start=ProcFs().start(tui),
+        tui_start=hails_backend().start(tui),
         pane=scene.recv,
         since=time.time(),
     )
@@ -294,7 +293,7 @@ def test_a_forged_waiter_record_naming_another_process_is_never_signalled(
     other = subprocess.Popen(["sleep", "60"])
     try:
         store = Store(str(scene.state))
-        procs = ProcFs()
+        procs = hails_backend()
         forged = presence.Waiter(
             c.pid, procs.start(c.pid), other.pid, procs.start(other.pid), ["worker"], scene.recv
         )

@@ -8,6 +8,9 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from hail.process.base import Processes
+from hail.process.choose import backend
+
 
 def wait_until(check: Callable[[], bool], timeout: float = 10.0, interval: float = 0.025) -> bool:
     """Poll `check` until it holds or `timeout` seconds pass; never sleep and hope."""
@@ -18,6 +21,12 @@ def wait_until(check: Callable[[], bool], timeout: float = 10.0, interval: float
         if time.monotonic() > deadline:
             return False
         time.sleep(interval)
+
+
+def hails_backend() -> Processes:
+    """The process backend the hail under test picks here (HAIL_PROCESS_BACKEND may force the
+    portable one): a record the test writes must read as one written by that hail."""
+    return backend(os.environ)
 
 
 def children_of() -> dict[int, list[int]]:

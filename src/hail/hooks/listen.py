@@ -13,17 +13,15 @@ does nothing.
 - **Asleep in `sigwait`**, its signals blocked: a send's SIGUSR1 wakes it at once, and its own
   alarm (`setitimer`'s SIGALRM) every WAITER_CHECK_SECONDS. Both are POSIX, so it sleeps the same
   on Linux, macOS and the BSDs (macOS has no `sigtimedwait`). At each look it sees whether its
-  Claude Code process still runs (a SIGKILLed client cannot end its hooks; the kernel alone says
-  so each second, the process backend every WAITER_IDENTITY_SECONDS), whether it was replaced,
-  and whether a wake was asked for while no signal reached it.
+  Claude Code process still runs (a SIGKILLed client cannot end its hooks), whether it was
+  replaced, and whether a wake was asked for while no signal reached it.
 - **Only for a send that asked**, only while the session is between turns (the last hook was a
   Stop that let its turn end, or SessionStart): mid-turn, PostToolUse and Stop carry the mail.
 - **Bounded**: it ends after WAITER_LIFE_SECONDS, a minute before the hook's `timeout`.
 - **Never in `claude -p`**: Claude Code runs an asyncRewake hook in the foreground there, so it
   would hold the run for its whole life; it exits at once unless the session is interactive.
 
-No click or libtmux, and no subprocess while it waits where there is /proc (the portable process
-backend runs a `ps` at its start and at each identity look); it stays one small interpreter.
+No click, libtmux or subprocess; it stays one small interpreter while it waits.
 """
 
 from __future__ import annotations
@@ -42,7 +40,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from hail.context import Ctx
-    from hail.process.base import Processes
 
 #: Claude Code 2.1.332 sets these in every hook's environment: its pid, and `cli` with an
 #: attended session for the interactive TUI (`sdk-cli` and `0` under `claude -p`).
@@ -108,9 +105,8 @@ def listen() -> int:
                 box = ctx.store.mailbox(name)
                 box.touch_hooked()
                 box.touch_stopping()
-        signal.pthread_sigmask(
-            signal.SIG_BLOCK, {LOOK, TICK, *ENDS}
-        )  # before anyone can know the pid
+        # Before anyone can know the pid.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {LOOK, TICK, *ENDS})
         me = presence.Waiter(
             claude,
             claude_start,
@@ -152,14 +148,12 @@ def sleep(seconds: float) -> int:
 class Listener:
     """One waiter's life: take the record, sleep, look, and end one way or the other."""
 
-    __slots__ = ("ctx", "identity_due", "me", "parent", "path")
+    __slots__ = ("ctx", "me", "path")
 
     def __init__(self, ctx: Ctx, me: presence.Waiter) -> None:
         self.ctx = ctx
         self.me = me
         self.path = presence.waiter_path(ctx.store, me.claude)
-        self.parent = os.getppid()
-        self.identity_due = 0.0
 
     def run(self) -> int:
         store = self.ctx.store
@@ -182,7 +176,7 @@ class Listener:
                     if named.listening(procs) or named.state == presence.FIRED:
                         return QUIET  # a newer waiter listens, or has woken the session
                     presence.write_waiter(store, self.me)  # it was killed before it could remove it
-                if self.client_gone(procs):
+                if not self.me.client_running(procs):
                     return QUIET
                 if self.wanted():
                     fired = True
@@ -195,25 +189,6 @@ class Listener:
         finally:
             if not fired:
                 presence.remove_waiter(store, self.me)
-
-    def client_gone(self, procs: Processes) -> bool:
-        """Whether its Claude Code process ended. Each look asks only the kernel (is that pid
-        there, is the waiter still its child), which needs no subprocess on any backend; the full
-        identity, pid and start, every WAITER_IDENTITY_SECONDS and at the first look."""
-        claude = self.me.claude
-        if self.parent == claude and os.getppid() != claude:
-            return True  # reparented: its parent, the client, ended
-        try:
-            os.kill(claude, 0)
-        except ProcessLookupError:
-            return True
-        except PermissionError:
-            return True  # another user's process has the pid now
-        now = time.monotonic()
-        if now < self.identity_due:
-            return False
-        self.identity_due = now + policy.WAITER_IDENTITY_SECONDS
-        return not self.me.client_running(procs)
 
     def wanted(self) -> bool:
         """A send asked to wake the agent for mail still unread, and the session is between

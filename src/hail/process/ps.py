@@ -13,14 +13,22 @@ readable, or when `HAIL_PROCESS_BACKEND=portable` asks for it.
 from __future__ import annotations
 
 import os
+import time
 
 from hail import policy
-from hail.process.base import CHAIN_MAX, DELETED, RUNTIMES, Processes, script_agent_of
+from hail.process.base import DELETED, RUNTIMES, Processes, script_agent_of
 
 #: ps and lsof come with the system; nothing a workspace put on a PATH is run.
 SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 _ENV = {"PATH": SYSTEM_PATH, "TZ": "UTC0", "LC_ALL": "C"}
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+#: How long one look at every process answers for (a send's checks of one route).
+LOOK_SECONDS = 0.2
+#: A look this young is taken as the truth about a pid it does not hold.
+FRESH_SECONDS = 0.01
+#: How long a process seen with its start passes on its pid existing (`kill 0`) alone: its pid
+#: would have to be freed and taken again within that time, by a process of the same user.
+VERIFIED_SECONDS = 30.0
 #: The columns of one process's look: pid ppid stat lstart (five words) args.
 _LOOK = ("pid=", "ppid=", "stat=", "lstart=", "args=")
 
@@ -72,19 +80,16 @@ class _Look:
         self.ppid, self.state, self.epoch, self.args = ppid, state, epoch, args
 
 
-def _look(pid: int) -> _Look | None:
-    if pid <= 0:
-        return None
-    argv = ["ps", "-ww", *(a for c in _LOOK for a in ("-o", c)), "-p", str(pid)]
-    line = _run(argv).strip("\n").split("\n")[-1]
-    words = line.split(None, 8)
-    if len(words) < 8 or words[0] != str(pid):
-        return None
-    try:
-        ppid = int(words[1])
-    except ValueError:
-        return None
-    return _Look(ppid, words[2], epoch_of(" ".join(words[3:8])), words[8] if len(words) > 8 else "")
+def _looks() -> dict[int, _Look]:
+    """Every process, from one `ps`."""
+    found: dict[int, _Look] = {}
+    for line in _run(["ps", "-A", "-ww", *(a for c in _LOOK for a in ("-o", c))]).split("\n"):
+        words = line.split(None, 8)
+        if len(words) < 8 or not words[0].isdigit() or not words[1].isdigit():
+            continue
+        args = words[8] if len(words) > 8 else ""
+        found[int(words[0])] = _Look(int(words[1]), words[2], epoch_of(" ".join(words[3:8])), args)
+    return found
 
 
 def _lsof_name(pid: int, fd: str) -> tuple[str, str] | None:
@@ -100,21 +105,60 @@ def _lsof_name(pid: int, fd: str) -> tuple[str, str] | None:
 
 
 class Ps(Processes):
+    """One look at every process serves the questions asked within LOOK_SECONDS of it: a send's
+    checks of one route are one `ps`, and a long-lived caller (the waiter) looks afresh each time."""
+
     name = "portable"
 
+    def __init__(self) -> None:
+        self._at = 0.0
+        self._seen: dict[int, _Look] = {}
+        self._verified: dict[tuple[int, str], float] = {}
+
+    def _look(self, pid: int) -> _Look | None:
+        if pid <= 0:
+            return None
+        age = time.monotonic() - self._at
+        if age > LOOK_SECONDS or (pid not in self._seen and age > FRESH_SECONDS):
+            # A pid the look does not hold may have started since: look again.
+            self._seen, self._at = _looks(), time.monotonic()
+        return self._seen.get(pid)
+
+    def is_running(self, pid: int, start: str) -> bool:
+        """As every backend, but a process already seen with this start within VERIFIED_SECONDS
+        only has to exist still (`kill 0`), and a pid that does not exist costs no `ps`: the
+        waiter, which asks every second, runs `ps` twice a minute."""
+        if not start or pid <= 0:
+            return False
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass  # another user's process: it exists
+        if (
+            time.monotonic() - self._verified.get((pid, start), -VERIFIED_SECONDS)
+            < VERIFIED_SECONDS
+        ):
+            return True
+        if self.start(pid) != start:
+            return False
+        self._verified[(pid, start)] = time.monotonic()
+        return True
+
     def start(self, pid: int) -> str:
-        look = _look(pid)
+        look = self._look(pid)
         if look is None or look.epoch is None or look.state[:1] in ("Z", "X", ""):
             return ""
         return f"ps:{look.epoch}"
 
     def parent(self, pid: int) -> int:
-        look = _look(pid)
+        look = self._look(pid)
         return look.ppid if look is not None else 0
 
     def args(self, pid: int) -> list[str]:
         # ps joins the arguments with spaces: an argument that holds one reads as two.
-        look = _look(pid)
+        look = self._look(pid)
         return look.args.split(" ") if look is not None and look.args else []
 
     def comm(self, pid: int) -> str:
@@ -139,16 +183,6 @@ class Ps(Processes):
             tree.setdefault(ppid, []).append(pid)
         return tree
 
-    def descends_from(self, pid: int, ancestor: int) -> bool:
-        parents = self._table()[0]  # one ps for the whole chain
-        for _ in range(CHAIN_MAX):
-            if pid == ancestor:
-                return True
-            if pid <= 1:
-                return False
-            pid = parents.get(pid, 0)
-        return False
-
     def agent_pid(self, pane_pid: int, agent: str) -> int | None:
         parents, names = self._table()
         tree: dict[int, list[int]] = {}
@@ -166,7 +200,7 @@ class Ps(Processes):
         return None
 
     def started_at(self, pid: int) -> float | None:
-        look = _look(pid)
+        look = self._look(pid)
         return float(look.epoch) if look is not None and look.epoch is not None else None
 
     def executable(self, pid: int) -> str | None:
@@ -191,7 +225,7 @@ class Ps(Processes):
     def environment(self, pid: int) -> dict[str, str] | None:
         """`ps e`'s words after the arguments, where each variable starts a word `NAME=`; a value
         that holds a space keeps its words."""
-        look = _look(pid)
+        look = self._look(pid)
         shown = _run(["ps", "eww", "-o", "command=", "-p", str(pid)]).strip("\n")
         if look is None or not shown.startswith(look.args):
             return None
