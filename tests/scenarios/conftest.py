@@ -161,11 +161,11 @@ def script_command(root: Path, name: str, script: Path, *args: str) -> Path:
     bindir = root / "bin"
     bindir.mkdir(exist_ok=True)
     impl = bindir / f"{name}-impl"
-    argv = ", ".join(repr(a) for a in args)
+    argv = "".join(f"{a!r}, " for a in args)
     impl.write_text(
         f"#!{sys.executable}\n"
         "import runpy, sys\n"
-        f"sys.argv = [{str(script)!r}, {argv}, *sys.argv[1:]]\n"
+        f"sys.argv = [{str(script)!r}, {argv}*sys.argv[1:]]\n"
         f"runpy.run_path({str(script)!r}, run_name='__main__')\n"
     )
     impl.chmod(0o755)
