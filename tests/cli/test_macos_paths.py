@@ -1,6 +1,6 @@
-"""Paths as macOS shapes them (docs/guarantees.md "macOS"): `/var` is a link to `/private/var`, so
-one directory has two names, and a home may be deep, where a Unix socket's path is capped at 104
-bytes."""
+"""Paths as macOS shapes them (docs/guarantees.md, its macOS paragraph): `/var` links to
+`/private/var`, so one directory has two names, and a home may be deep, where a Unix socket's path
+is capped at 104 bytes."""
 
 from __future__ import annotations
 
