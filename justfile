@@ -3,10 +3,13 @@
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
 venv := justfile_directory() / ".venv/bin"
+# what a macOS-shaped run covers (docs/real-clients.md "macOS-shaped runs")
+macos_shaped_tests := "tests/unit/test_macos_shape.py tests/unit/test_presence.py tests/unit/test_stop_guard.py tests/unit/test_route_notes.py tests/cli tests/scenarios"
+macos_shaped_real := "tests/real_clients/test_native_wake.py tests/real_clients/test_busy.py tests/real_clients/test_dialog.py"
 export PATH := venv + ":" + env_var("PATH")
 
 # the gate: format, lint, types, tests, tmux scenarios, Nix checks, benchmark
-check: lint types test scenarios nix-check bench
+check: lint types test scenarios macos-shaped nix-check bench
 
 # unit, CLI and stress tests (no tmux needed)
 test:
@@ -19,6 +22,16 @@ scenarios:
 # end-to-end tests against the real Claude Code and Codex TUIs (downloads them from npm once)
 real-clients:
     HAIL_REAL_CLIENTS=1 python -m pytest -q tests/real_clients
+
+# native wakes, the waiter, CLI and scenarios again with hail's Python shaped like macOS's (no /proc)
+macos-shaped *args:
+    scripts/macos-shaped-venv
+    .venv-macos/bin/python -m pytest -q -p no:cacheprovider {{macos_shaped_tests}} {{args}}
+
+# the real-client native-wake suite with hail's interpreter shaped like macOS's
+macos-shaped-real-clients *args:
+    scripts/macos-shaped-venv
+    HAIL_REAL_CLIENTS=1 .venv-macos/bin/python -m pytest -q -p no:cacheprovider {{macos_shaped_real}} {{args}}
 
 # a real end-to-end run on a scratch tmux server; touches nothing of yours
 demo:

@@ -75,7 +75,7 @@ STOP_BLOCKS_MAX = 3
 #: one waiter serves a session left idle for a day, and the next turn's Stop starts another.
 WAITER_HOOK_TIMEOUT = 86400
 WAITER_LIFE_SECONDS = WAITER_HOOK_TIMEOUT - 60
-#: A waiter sleeps in sigtimedwait: a send's signal wakes it at once; without one it looks this
+#: A waiter sleeps in sigwait: a send's signal wakes it at once; without one it looks this
 #: often whether its Claude Code process is still there (a SIGKILLed client cannot end its hooks),
 #: whether a newer waiter took its place, and whether a wake was asked for while no signal came.
 WAITER_CHECK_SECONDS = 1.0
@@ -199,3 +199,6 @@ PEER_MAX_BYTES = STDIN_MAX_BYTES + 65536
 REMOTE_FETCH_SECONDS = 2.0
 #: `inbox` and `sent` fetch kept replies only for asks to other machines younger than this.
 REMOTE_OPEN_SECONDS = 86400
+#: The longest Unix socket path every system takes, NUL included: `sun_path` is 104 bytes on
+#: macOS and the BSDs (108 on Linux). The demo keeps its tmux socket shorter.
+SOCKET_PATH_MAX = 104

@@ -28,6 +28,7 @@ from hail.hooks.deliver import deliver
 from hail.store.message import render
 from hail.store.store import Store
 from tests.support.entry import hail_bin
+from tests.support.macos import not_on_macos
 from tests.support.procs import wait_until
 from tests.support.world import World
 
@@ -885,13 +886,22 @@ def held_back(world: World, payload: Path) -> subprocess.Popen[bytes]:
             cwd=world.root / "worker", env=world.env, stdin=stdin,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )  # fmt: skip
-    assert wait_until(
-        lambda: Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
-    )
+    _, status = os.waitpid(proc.pid, os.WUNTRACED)  # returns once it stopped; reaps nothing
+    assert os.WIFSTOPPED(status)
     return proc
 
 
-@pytest.mark.parametrize("messages", [1, 6], ids=["mail-for-one", "mail-for-both"])
+HELD_BEFORE_HAIL = (
+    "a hook held between its fork and its interpreter is dated to its Stop only by the system's"
+    " process start (/proc); without it both runs count, the safe side (docs/hooks.md 'Stop')"
+)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [1, pytest.param(6, marks=not_on_macos(HELD_BEFORE_HAIL))],
+    ids=["mail-for-one", "mail-for-both"],
+)
 def test_a_stop_hook_installed_twice_counts_each_stop_once(
     world: World, tmp_path: Path, messages: int
 ) -> None:

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import socket
+import sys
 import time
 from pathlib import Path
 
@@ -22,12 +23,22 @@ from hail import __version__
 from hail.store import fs
 from hail.store.store import Store
 from tests.support.entry import hail_bin
+from tests.support.macos import SHAPED
 from tests.support.procs import wait_until
 from tests.support.tmux import ScratchTmux
 from tests.support.world import World
 
 DAY = 86400
 NO_SOCKET_FIX = "FIX  HAIL_SOCKET=/nonexistent/socket is not a tmux socket; unset it or point it at a live server"
+
+
+#: What doctor says of the processes here: read from /proc, or (a Mac, a macOS-shaped run, where
+#: there is none) from ps and lsof.
+PROCESSES_LINE = (
+    "ok   processes: ps and lsof (portable: no readable /proc)"
+    if SHAPED or sys.platform == "darwin"
+    else "ok   processes: read from /proc"
+)
 
 
 def _lines(world: World, cwd: str | Path = "boss", **env: str) -> tuple[int, list[str]]:
@@ -100,7 +111,7 @@ def test_doctor_a_healthy_install_is_all_ok(world: World, server: ScratchTmux) -
         "ok   tmux (HAIL_SOCKET): 2 panes, 2 agents",
         "ok   wake pane for boss: %0",
         f"ok   Claude Code hooks current ({settings})",
-        "ok   processes: read from /proc",
+        PROCESSES_LINE,
         f"ok   Claude Code can start {hail_bin()} as a hook (a login PATH, no claude running)",
     ]
     assert rc == 0
@@ -612,6 +623,6 @@ def test_a_hook_program_named_by_its_path_or_on_path_is_run_without_a_shell(
 
 def test_doctor_says_which_process_backend_answers(world: World) -> None:
     """By capability: /proc here; the portable one when forced (docs/transport.md "Processes")."""
-    assert "ok   processes: read from /proc" in _lines(world)[1]
+    assert PROCESSES_LINE in _lines(world)[1]
     forced = _lines(world, HAIL_PROCESS_BACKEND="portable")[1]
     assert "ok   processes: ps and lsof (portable, as HAIL_PROCESS_BACKEND asks)" in forced

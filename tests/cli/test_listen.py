@@ -11,11 +11,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from hail import policy
 from tests.support.entry import hail_bin
+from tests.support.macos import not_on_macos, run_shaped
 from tests.support.procs import alive, hails_backend, wait_until
 from tests.support.world import World
 
@@ -223,6 +225,7 @@ def test_a_stop_does_not_mark_the_turn(world: World, waiters: Waiters) -> None:
     assert (box / "hooked").stat().st_mtime_ns == before
 
 
+@not_on_macos("without /proc, process facts come from `ps`, so the waiter imports subprocess")
 def test_the_waiter_imports_no_click_or_libtmux(world: World) -> None:
     client = subprocess.Popen(["sleep", "30"])
     try:
@@ -298,3 +301,39 @@ def test_a_waiter_started_just_after_the_one_it_replaces_fired_wakes_nobody_twic
     time.sleep(0.05)  # file times tick coarsely
     ask_for_a_wake(world, second.pid)
     assert ended(second, 5) == 2, "a later send wakes it"
+
+
+def test_its_sleep_needs_nothing_macos_lacks(tmp_path: Path) -> None:
+    """Under a macOS-shaped interpreter (no sigtimedwait, no /proc) the waiter's sleep ends on its
+    own alarm, and at once on a send's signal, reaching for nothing a Mac lacks."""
+    out, reaches = run_shaped(
+        tmp_path,
+        """
+import os, signal, time
+from hail.hooks import listen
+signal.pthread_sigmask(signal.SIG_BLOCK, {listen.LOOK, listen.TICK, *listen.ENDS})
+print(listen.sleep(0.2) == listen.TICK)
+os.kill(os.getpid(), listen.LOOK)
+began = time.monotonic()
+print(listen.sleep(30) == listen.LOOK, time.monotonic() - began < 10)
+os.kill(os.getpid(), signal.SIGTERM)
+print(listen.sleep(30) in listen.ENDS)
+""",
+    )
+    assert (out, reaches) == ("True\nTrue True\nTrue\n", "")
+
+
+@not_on_macos("the benchmark reads the measured waiters' /proc, and forces the /proc backend")
+def test_the_waiters_benchmark_measures_both_process_backends() -> None:
+    """scripts/bench.py --waiter, shortened: the figures docs/performance.md quotes come from it.
+    No figure is asserted (speed is measured, not tested)."""
+    script = Path(__file__).resolve().parents[2] / "scripts" / "bench.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--waiter", "--seconds", "1", "--sessions", "1",
+         "--hail", hail_bin()],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert proc.returncode in (0, 1), proc.stderr  # 1: past a goal on this machine now
+    for backend in ("proc", "portable"):
+        assert f"waiter (hail listen), {backend} backend: 1 sessions asleep" in proc.stdout
+    assert proc.stdout.count("% of a core per session") == 2, proc.stdout

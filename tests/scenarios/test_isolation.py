@@ -7,6 +7,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.scenarios.conftest import Scene
 from tests.support.entry import hail_bin
 
@@ -50,10 +52,15 @@ def test_a_bad_hail_socket_counts_as_no_tmux_server(scene: Scene) -> None:
     assert f"HAIL_SOCKET={bogus} is not a tmux socket" in read.err
 
 
-def test_hail_demo_runs_end_to_end_and_leaves_nothing_behind(scene: Scene) -> None:
+@pytest.mark.parametrize("depth", ["short", "deep"])
+def test_hail_demo_runs_end_to_end_and_leaves_nothing_behind(scene: Scene, depth: str) -> None:
+    """Deep: a TMPDIR of 90 characters, too deep for a tmux socket on macOS (104 bytes)."""
     env = {k: v for k, v in scene.env.items() if k != "HAIL_SOCKET"}
     tmp = scene.root / "tmp"
-    tmp.mkdir()
+    if depth == "deep":
+        tmp = tmp / ("d" * (90 - len(str(tmp)) - 1))
+        assert len(str(tmp)) == 90
+    tmp.mkdir(parents=True)
     env["TMPDIR"] = str(tmp)
     proc = subprocess.run(
         [hail_bin(), "demo"],

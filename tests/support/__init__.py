@@ -7,8 +7,9 @@
 - `ScratchTmux` (`tests.support.tmux`): a private tmux server and its reaper;
 - `page`, `sections`, `documented`, … (`tests.support.docs`): docs/ read for the drift tests;
 
-and the fixtures: `isolated_env` (every test, automatically), `world` and `scratch_tmux` (whose
-tests are marked `tmux`).
+and the fixtures: `isolated_env` and `macos_reaches` (`tests.support.macos`, which fails a test
+whose hail reached /proc in a macOS-shaped run; every test, automatically), `world` and
+`scratch_tmux` (whose tests are marked `tmux`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.macos import macos_reaches
 from tests.support.tmux import ScratchTmux
 from tests.support.world import SCRUBBED, World, clean_env
+
+__all__ = ["macos_reaches"]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -7,37 +7,40 @@ import os
 import subprocess
 from pathlib import Path
 
-from hail.process.procfs import ProcFs
+from hail.process.choose import backend
 from hail.store import presence
 from hail.store.store import Store
+
+#: This machine's backend: /proc, or without it (a Mac, a macOS-shaped run) `ps`.
+PROCS = backend(os.environ)
 
 
 def test_a_waiter_record_reads_back_as_written(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "hail"))
     me = presence.Waiter(
-        123, "456", os.getpid(), ProcFs().start(os.getpid()), ["shared@%3", "shared"], "%3"
+        123, "456", os.getpid(), PROCS.start(os.getpid()), ["shared@%3", "shared"], "%3"
     )
     me.session, me.since = "6f1c2f7e-9a53", 1796137639.809
     presence.write_waiter(store, me)
     back = presence.read_waiter(presence.waiter_path(store, 123))
     assert back is not None and back.text() == me.text()
-    assert me.is_me(back) and back.listening(ProcFs())
+    assert me.is_me(back) and back.listening(PROCS)
     assert oct(os.stat(presence.waiter_path(store, 123)).st_mode & 0o777) == "0o600"
 
 
 def test_a_process_is_its_pid_and_its_start(tmp_path: Path) -> None:
     proc = subprocess.Popen(["sleep", "30"])
     try:
-        start = ProcFs().start(proc.pid)
-        assert start and ProcFs().is_running(proc.pid, start)
-        assert not ProcFs().is_running(proc.pid, str(int(start) + 1)), "another process, same pid"
-        assert ProcFs().descends_from(proc.pid, os.getpid())
-        assert not ProcFs().descends_from(os.getpid(), proc.pid)
+        start = PROCS.start(proc.pid)
+        assert start and PROCS.is_running(proc.pid, start)
+        assert not PROCS.is_running(proc.pid, start + "1"), "another process, same pid"
+        assert PROCS.descends_from(proc.pid, os.getpid())
+        assert not PROCS.descends_from(os.getpid(), proc.pid)
     finally:
         proc.kill()
         proc.wait()
-    assert not ProcFs().is_running(proc.pid, start)
-    assert ProcFs().start(proc.pid) == ""
+    assert not PROCS.is_running(proc.pid, start)
+    assert PROCS.start(proc.pid) == ""
 
 
 def test_only_the_waiter_a_record_names_removes_it(tmp_path: Path) -> None:
@@ -62,10 +65,9 @@ def test_a_codex_thread_id_carries_its_creation_time() -> None:
 def test_a_new_thread_of_a_mailbox_replaces_the_older(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "hail"))
     env = {"TMUX_PANE": "%1", "TMUX": "/tmp/tmux-1/x,123,0"}
-    procs = ProcFs()
-    presence.note_thread(store, procs, "worker", "01a23221-b813-7a03-a771-fbd11ef9f322", env)
-    presence.note_thread(store, procs, "worker", "01a23222-0086-7e91-a994-a12591cb9434", env)
-    presence.note_thread(store, procs, "other", "01a23222-0086-7e91-a994-a12591cb9435", {})
+    presence.note_thread(store, PROCS, "worker", "01a23221-b813-7a03-a771-fbd11ef9f322", env)
+    presence.note_thread(store, PROCS, "worker", "01a23222-0086-7e91-a994-a12591cb9434", env)
+    presence.note_thread(store, PROCS, "other", "01a23222-0086-7e91-a994-a12591cb9435", {})
     (latest,) = presence.threads(store, "worker")
     assert latest.id == "01a23222-0086-7e91-a994-a12591cb9434"
     # This process is not Codex's daemon: it counts as the hook's own TUI, by pid and start.

@@ -82,13 +82,24 @@ def test_a_zombie_and_an_ended_process_have_no_start(procs: Processes) -> None:
 def test_the_portable_backend_answers_a_burst_from_one_look(
     sleeper: subprocess.Popen[bytes],
 ) -> None:
-    """Within LOOK_SECONDS one `ps` serves every question; after it, a new look."""
+    """Within LOOK_SECONDS one `ps` serves every question about a live pid; a pid that ended is
+    gone at once (`kill 0`, no look), and one the look does not hold is looked at afresh."""
     procs = Ps()
     start = procs.start(sleeper.pid)
+    looked = procs._at
+    assert procs.parent(sleeper.pid) == os.getpid()
+    assert procs.args(sleeper.pid) == ["sleep", "60"]
+    assert procs._at == looked, "the same look served the burst"
+    late = subprocess.Popen(["sleep", "60"])
+    try:
+        assert procs.start(late.pid), "a process started since the look is looked at afresh"
+    finally:
+        late.kill()
+        late.wait()
     sleeper.kill()
     sleeper.wait()
-    assert procs.start(sleeper.pid) == start, "the same look, taken before it ended"
-    assert not procs.is_running(sleeper.pid, start), "a pid that does not exist needs no look"
+    assert procs.start(sleeper.pid) == "", "an ended process is gone at once"
+    assert not procs.is_running(sleeper.pid, start)
     time.sleep(LOOK_SECONDS + 0.05)
     assert procs.start(sleeper.pid) == ""
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from hail.commands.doctor import _native_route_notes
-from hail.process.procfs import ProcFs
 from hail.store import presence
+from tests.support.procs import hails_backend
 from tests.unit.test_silent_agents import _ctx, _panes, agents
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -38,7 +38,7 @@ def test_a_waiter_and_a_thread_of_the_panes_tui_leave_only_the_no_daemon_note(
     ctx = _ctx(tmp_path)
     ctx.store.ensure()
     claude, codex = agents["claude"], agents["codex"]
-    start = ProcFs().start
+    start = hails_backend().start
     presence.write_waiter(
         ctx.store, presence.Waiter(claude, start(claude), codex, start(codex), ["a"], "%1")
     )
@@ -59,7 +59,7 @@ def test_a_thread_of_another_tui_does_not_count(tmp_path: Path, agents: dict[str
     ctx.store.ensure()
     claude = agents["claude"]
     other = presence.Thread(
-        "01a23222-0086-7e91-a994-a12591cb9434", "b", False, claude, ProcFs().start(claude)
+        "01a23222-0086-7e91-a994-a12591cb9434", "b", False, claude, hails_backend().start(claude)
     )
     Path(presence.directory(ctx.store)).mkdir(parents=True)
     Path(presence.directory(ctx.store), f"codex-{other.id}").write_text(other.text())

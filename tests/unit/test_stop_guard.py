@@ -7,9 +7,13 @@ from pathlib import Path
 
 import pytest
 
+import hail
 from hail import policy
 from hail.hooks import stop
 from hail.hooks.stop import StopGuard, session_of
+from hail.process.procfs import ProcFs
+from hail.process.ps import Ps
+from tests.support.macos import not_on_macos
 
 ID = "0193a1b2-c3d4-7e8f-9a0b-c1d2e3f4a5b6"
 #: A Stop that goes on from a Stop block: the harness says so with `stop_hook_active`.
@@ -139,3 +143,30 @@ def test_a_stop_run_by_hand_never_starts_a_new_streak(tmp_path: Path) -> None:
     # A model's own tool call can write any payload: only the harness says a turn began.
     assert not guard(tmp_path, FIRST, by_hand=True).may_block()
     assert guard(tmp_path, FIRST).may_block()
+
+
+def test_where_the_system_says_no_process_start_the_clock_is_the_monotonic_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """macOS and the BSDs: no CLOCK_BOOTTIME, no /proc. A run's start is when it imported hail,
+    on the monotonic clock every process of the machine shares: the runs of one Stop still
+    count it once, and a run that imported hail after the last block ended is the next Stop."""
+    monkeypatch.setattr(stop, "_BOOT_CLOCK", None)
+    assert stop.started(Ps()) == hail.IMPORTED_NS < stop.clock()
+    first = guard(tmp_path, SESSION, started=stop.started(Ps()))
+    first.blocked()
+    second = guard(tmp_path, SESSION, started=stop.started(Ps()))
+    assert second.twin and second.may_block(), "a run that started before the block ended"
+    second.blocked()
+    assert guard(tmp_path, SESSION).count == 1, "counted once"
+    assert not guard(tmp_path, SESSION, started=stop.clock()).twin, "the next Stop"
+
+
+@not_on_macos("it compares with the start /proc says")
+def test_a_backend_that_says_no_start_dates_a_run_by_its_import_on_the_same_clock() -> None:
+    """The portable backend on Linux: the moment hail was imported, in clock ticks since boot,
+    never before the start /proc says, and not after now."""
+    system = ProcFs().own_start()
+    assert system is not None
+    assert system <= stop.started(Ps()) <= stop.clock()
+    assert stop.started(ProcFs()) == system

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from hail import policy
 from hail.output import emit
 from hail.transport.tmux import Tmux, TmuxError
 
@@ -249,6 +250,16 @@ def _run(s: Scratch) -> None:
     emit("")
 
 
+def _scratch_root() -> str:
+    """The demo's private directory: in TMPDIR, or in /tmp where TMPDIR is too deep for its tmux
+    socket's path (SOCKET_PATH_MAX). It lives for the demo only."""
+    root = tempfile.mkdtemp(prefix="hail-demo-")
+    if len(os.fsencode(Scratch(root, {}).socket)) < policy.SOCKET_PATH_MAX:
+        return root
+    os.rmdir(root)
+    return tempfile.mkdtemp(prefix="hail-demo-", dir="/tmp")
+
+
 def demo(env: Mapping[str, str]) -> int:
     """Run the demo; 0 when every step worked, 1 when one failed (or tmux is missing)."""
     if shutil.which("tmux", path=env.get("PATH")) is None:
@@ -257,7 +268,7 @@ def demo(env: Mapping[str, str]) -> int:
             "panes; install tmux (apt install tmux, brew install tmux) and run hail demo again\n"
         )
         return 1
-    root = tempfile.mkdtemp(prefix="hail-demo-")
+    root = _scratch_root()
     scratch: Scratch | None = None
     try:
         scratch = _setup(root, env)

@@ -10,9 +10,11 @@ does nothing.
 - **One per Claude Code process.** `presence/claude-<pid>` names the newest waiter; one that
   finds another live waiter named there ends, and a new one signals the waiter it replaces, so the
   waiter of the last Stop (or of a `/clear`) is the one that listens.
-- **Asleep in `sigtimedwait`.** A send's SIGUSR1 wakes it at once. Every WAITER_CHECK_SECONDS it
-  also looks whether its Claude Code process still runs (a SIGKILLed client cannot end its hooks),
-  whether it was replaced, and whether a wake was asked for while no signal reached it.
+- **Asleep in `sigwait`**, its signals blocked: a send's SIGUSR1 wakes it at once, and its own
+  alarm (`setitimer`'s SIGALRM) every WAITER_CHECK_SECONDS. Both are POSIX, so it sleeps the same
+  on Linux, macOS and the BSDs (macOS has no `sigtimedwait`). At each look it sees whether its
+  Claude Code process still runs (a SIGKILLed client cannot end its hooks), whether it was
+  replaced, and whether a wake was asked for while no signal reached it.
 - **Only for a send that asked**, only while the session is between turns (the last hook was a
   Stop that let its turn end, or SessionStart): mid-turn, PostToolUse and Stop carry the mail.
 - **Bounded**: it ends after WAITER_LIFE_SECONDS, a minute before the hook's `timeout`.
@@ -46,8 +48,10 @@ CLIENT_PID = "CLAUDE_PID"
 ENTRYPOINT = ("CLAUDE_CODE_ENTRYPOINT", "cli")
 ATTENDED = ("CLAUDE_CODE_SESSION_ATTENDED", "1")
 
-#: SIGUSR1: a send asks for a look; the others end the waiter quietly.
+#: SIGUSR1: a send asks for a look; SIGALRM: the waiter's own timer asks for one; the others end
+#: the waiter quietly.
 LOOK = signal.SIGUSR1
+TICK = signal.SIGALRM
 ENDS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 #: Exit statuses Claude Code reads: 2 wakes the session with stderr as its text, 0 does nothing.
@@ -102,7 +106,8 @@ def listen() -> int:
                 box = ctx.store.mailbox(name)
                 box.touch_hooked()
                 box.touch_stopping()
-        signal.pthread_sigmask(signal.SIG_BLOCK, {LOOK, *ENDS})  # before anyone can know the pid
+        # Before anyone can know the pid.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {LOOK, TICK, *ENDS})
         me = presence.Waiter(
             claude,
             claude_start,
@@ -133,6 +138,13 @@ def _nudge(pid: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def sleep(seconds: float) -> int:
+    """Sleep until a blocked signal of the waiter's comes, at most `seconds`; the signal's number.
+    A pending alarm of an earlier sleep only makes the next look come early."""
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    return signal.sigwait({LOOK, TICK, *ENDS})
 
 
 class Listener:
@@ -178,8 +190,7 @@ class Listener:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return QUIET
-                got = signal.sigtimedwait({LOOK, *ENDS}, min(left, policy.WAITER_CHECK_SECONDS))
-                if got is not None and got.si_signo in ENDS:
+                if sleep(min(left, policy.WAITER_CHECK_SECONDS)) in ENDS:
                     return QUIET
         finally:
             if not fired:

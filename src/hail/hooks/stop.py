@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 
+import hail
 from hail import policy
 from hail.store import fs
 
@@ -31,8 +32,8 @@ DIR = "stops"
 #: The streak of Stops that got no payload in time.
 UNKNOWN = "-"
 _TICKS = os.sysconf("SC_CLK_TCK")
-#: Where there is no CLOCK_BOOTTIME there is no /proc either: `started` is None, the clock unused.
-_BOOT_CLOCK = getattr(time, "CLOCK_BOOTTIME", time.CLOCK_MONOTONIC)
+#: Linux's clock of a process's start in /proc; macOS and the BSDs have none.
+_BOOT_CLOCK: int | None = getattr(time, "CLOCK_BOOTTIME", None)
 
 
 def session_of(payload: bytes) -> str:
@@ -61,14 +62,29 @@ def _value_of(payload: bytes, key: bytes) -> bytes:
 
 
 def clock() -> int:
-    """Now, in the clock ticks since boot that /proc gives a process's start in."""
+    """Now: in clock ticks since boot where there is CLOCK_BOOTTIME (Linux, whose /proc dates a
+    process's start so), else on the monotonic clock in ns (macOS, the BSDs), which every process
+    of the machine shares."""
+    if _BOOT_CLOCK is None:
+        return time.monotonic_ns()
     return int(time.clock_gettime(_BOOT_CLOCK) * _TICKS)
 
 
-def started(procs: Processes) -> int | None:
-    """When this process was started, in `clock` ticks; None where the process backend does not
-    say (`process/base.py`)."""
-    return procs.own_start()
+def started(procs: Processes) -> int:
+    """When this process was started, on `clock`'s clock: as the process backend says it
+    (`process/base.py`), else when it imported hail."""
+    own = procs.own_start() if _BOOT_CLOCK is not None else None
+    return own if own is not None else imported()
+
+
+def imported() -> int:
+    """When this process imported hail, on `clock`'s clock. Later than its real start, so at worst
+    a run of the counted Stop counts again (the safe side), and never is the next Stop taken for
+    one."""
+    if _BOOT_CLOCK is None:
+        return hail.IMPORTED_NS
+    ago = (time.monotonic_ns() - hail.IMPORTED_NS) / 1e9  # both clocks tick alike while awake
+    return int((time.clock_gettime(_BOOT_CLOCK) - ago) * _TICKS)
 
 
 class StopGuard:

@@ -26,8 +26,6 @@ _ENV = {"PATH": SYSTEM_PATH, "TZ": "UTC0", "LC_ALL": "C"}
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 #: How long one look at every process answers for (a send's checks of one route).
 LOOK_SECONDS = 0.2
-#: A look this young is taken as the truth about a pid it does not hold.
-FRESH_SECONDS = 0.01
 #: How long a process seen with its start passes on its pid existing (`kill 0`) alone: its pid
 #: would have to be freed and taken again within that time, by a process of the same user.
 VERIFIED_SECONDS = 30.0
@@ -75,6 +73,17 @@ def _is_name(word: str) -> bool:
     return bool(word) and not word[0].isdigit() and word.replace("_", "a").isalnum()
 
 
+def _exists(pid: int) -> bool:
+    """Whether a process of that pid exists (a zombie too), by `kill 0`: no subprocess."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # another user's process: it exists
+    return True
+
+
 class _Look:
     __slots__ = ("args", "epoch", "ppid", "state")
 
@@ -118,11 +127,11 @@ class Ps(Processes):
         self._verified: dict[tuple[int, str], float] = {}
 
     def _look(self, pid: int) -> _Look | None:
-        if pid <= 0:
+        """The look's line for a pid that exists now: a pid that ended since the look is gone at
+        once, and one the look does not hold started since, so it is looked at again."""
+        if pid <= 0 or not _exists(pid):
             return None
-        age = time.monotonic() - self._at
-        if age > LOOK_SECONDS or (pid not in self._seen and age > FRESH_SECONDS):
-            # A pid the look does not hold may have started since: look again.
+        if time.monotonic() - self._at > LOOK_SECONDS or pid not in self._seen:
             self._seen, self._at = _looks(), time.monotonic()
         return self._seen.get(pid)
 
@@ -130,14 +139,8 @@ class Ps(Processes):
         """As every backend, but a process already seen with this start within VERIFIED_SECONDS
         only has to exist still (`kill 0`), and a pid that does not exist costs no `ps`: the
         waiter, which asks every second, runs `ps` twice a minute."""
-        if not start or pid <= 0:
+        if not start or pid <= 0 or not _exists(pid):
             return False
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            pass  # another user's process: it exists
         if (
             time.monotonic() - self._verified.get((pid, start), -VERIFIED_SECONDS)
             < VERIFIED_SECONDS
