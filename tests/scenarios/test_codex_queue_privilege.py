@@ -24,9 +24,15 @@ THREAD = "01a23222-0086-7e91-a994-a12591cb9434"
 
 
 def planted(path: Path, marker: Path) -> Path:
-    """An executable at `path` that appends to `marker` when it runs."""
+    """An executable at `path` that appends its ancestry (pids, itself first) and its words to
+    `marker` when it runs."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"#!/bin/sh\necho \"$0 $*\" >> '{marker}'\n")
+    path.write_text(
+        "#!/bin/sh\n"
+        'p=$$; up=""\n'
+        'while [ -n "$p" ] && [ "$p" -gt 1 ]; do up="$up,$p"; p=$(/bin/ps -o ppid= -p "$p" | tr -d " "); done\n'
+        f"echo \"$up $0 $*\" >> '{marker}'\n"
+    )
     path.chmod(0o755)
     return path
 
@@ -114,12 +120,47 @@ def test_a_workspace_directory_on_the_tuis_path_runs_nothing_planted(scene: Scen
     planted(scene.seat_dir("worker") / "queue", marker)
     codex_home = scene.root / "codex-home"
     codex_home.mkdir()
-    tui_in_pane(
+    tui = tui_in_pane(
         scene,
         f"exec env PATH='{bindir}:/usr/bin:/bin' CODEX_HOME='{codex_home}' '{codex}' mcp-server",
     )
+    # settled as a TUI would be before its first prompt: its state databases made
+    assert wait_until(lambda: (codex_home / "state_5.sqlite").exists(), 20)
 
     said = send(scene)
 
-    assert "codex queue exited 1" in said, said  # it ran, and refused a thread with no rollout
-    assert not marker.exists(), marker.read_text()
+    # It ran Codex's own binary: that refused a thread with no rollout, or, on a loaded machine,
+    # ran past the queue's timeout; hail then typed nothing into the non-composer.
+    ran = "codex queue exited 1" in said or f"['{codex}', 'queue'" in said
+    assert ran, said
+    # The TUI's own processes run what its PATH finds (the workspace chose that for itself): each
+    # run's ancestry tells them apart from what the send ran.
+    runs = marker.read_text().splitlines() if marker.exists() else []
+    assert all(f",{tui}," in run.split()[0] + "," for run in runs), runs
+
+
+def test_a_native_codex_runs_with_a_system_path_from_the_root(scene: Scene) -> None:
+    """A native binary named `codex` that, as the queue runs it, would run a script `queue` found
+    in its working directory or on its PATH (a copy of bash does: `bash queue --thread …`). From
+    `/` with a system PATH it finds neither the workspace's `./queue` nor `.venv/bin/queue`."""
+    bash = shutil.which("bash")
+    assert bash is not None
+    # outside the workspace and the temporary directories, as a real install is
+    native = REPO / ".cache" / "test-native" / str(scene.root.name) / "codex"
+    native.parent.mkdir(parents=True)
+    try:
+        shutil.copy(bash, native)
+        marker = scene.root / "ran"
+        bindir = scene.seat_dir("worker") / ".venv" / "bin"
+        planted(bindir / "queue", marker)
+        planted(scene.seat_dir("worker") / "queue", marker)
+        tui_in_pane(
+            scene, f"exec env PATH='{bindir}:/usr/bin:/bin' '{native}' -c 'sleep 600; exit'"
+        )
+
+        said = send(scene)
+
+        assert "codex queue exited 127" in said, said  # it ran the binary, which found no `queue`
+        assert not marker.exists(), marker.read_text()
+    finally:
+        shutil.rmtree(native.parent)
