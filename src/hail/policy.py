@@ -199,6 +199,9 @@ PEER_MAX_BYTES = STDIN_MAX_BYTES + 65536
 REMOTE_FETCH_SECONDS = 2.0
 #: `inbox` and `sent` fetch kept replies only for asks to other machines younger than this.
 REMOTE_OPEN_SECONDS = 86400
+#: A host `inbox` could not reach is not tried again by `inbox` for this long, so an agent's every
+#: `inbox` does not wait out SSH_CONNECT_TIMEOUT (a wait, `sent` and a send still try at once).
+REMOTE_RETRY_SECONDS = 60.0
 #: The longest Unix socket path every system takes, NUL included: `sun_path` is 104 bytes on
 #: macOS and the BSDs (108 on Linux). The demo keeps its tmux socket shorter.
 SOCKET_PATH_MAX = 104

@@ -399,3 +399,29 @@ def test_await_waits_for_a_receipt_on_the_far_machine(net: Net) -> None:
         out, err = waiting.communicate(timeout=40)
     assert waiting.returncode == 0, err
     assert out.startswith(f"{msg_id} read 20"), out
+
+
+def test_inbox_does_not_wait_on_a_host_it_just_found_out_of_reach(net: Net) -> None:
+    """An open ask to a machine that went away: the first `inbox` tries it once (a connect
+    timeout at most), the next ones within REMOTE_RETRY_SECONDS make no ssh call; `sent` still
+    asks, and says the machine is out of reach."""
+    ask_id = _ask(net)
+    net.sshd.dead_alias("beta")
+    net.configs["alpha"].write_text("".join(net.sshd.aliases.values()))
+    calls = net.alpha.root / "ssh-calls"
+    wrapper = net.alpha.root / "logged-ssh"
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{calls}"\nexec ssh "$@"\n')
+    wrapper.chmod(0o755)
+    logged = {"HAIL_SSH": f"{wrapper} -F {net.configs['alpha']}"}
+
+    first = net.alpha.hail("boss", "inbox", env=logged)
+    assert first.rc == 0 and first.out.strip() == "(inbox empty)", first
+    tried = calls.read_text().splitlines()
+    assert len(tried) == 1 and "beta" in tried[0], tried
+    assert net.alpha.hail("boss", "inbox", env=logged).rc == 0
+    assert net.alpha.hail("boss", "inbox", env=logged).rc == 0
+    assert calls.read_text().splitlines() == tried, "no ssh call within the retry window"
+
+    receipt = net.alpha.hail("boss", "sent", ask_id, env=logged)
+    assert len(calls.read_text().splitlines()) > 1, "sent asks all the same"
+    assert "unreachable" in receipt.out + receipt.err, receipt

@@ -294,13 +294,22 @@ def take_kept(ctx: Ctx, host: str, requests: list[str]) -> None:
         exchange(ctx, host, "ack", {"ids": " ".join(done), "from-host": wire.own_host(ctx.env)})
 
 
-def fetch(ctx: Ctx, hosts: list[str]) -> None:
-    """Fetch what these machines kept for this one; a machine out of reach is skipped."""
+def fetch(ctx: Ctx, hosts: list[str], *, backoff: bool = False) -> None:
+    """Fetch what these machines kept for this one; a machine out of reach is skipped. With
+    `backoff`, a machine found out of reach within REMOTE_RETRY_SECONDS is not tried again."""
+    root = ctx.store.root
     for host in hosts:
+        since = remote.unreachable_since(root, host) if backoff else None
+        if since is not None and ctx.now() - since < policy.REMOTE_RETRY_SECONDS:
+            continue
         try:
             _status(ctx, host, [])
         except HailError:
+            if backoff:
+                remote.note_unreachable(root, host, reached=False)
             continue
+        if backoff and since is not None:
+            remote.note_unreachable(root, host, reached=True)
 
 
 def open_asks(ctx: Ctx) -> dict[str, list[str]]:
@@ -326,7 +335,7 @@ def open_asks(ctx: Ctx) -> dict[str, list[str]]:
 def fetch_open(ctx: Ctx) -> None:
     """Fetch kept replies to this machine's open asks to other machines (`inbox`)."""
     if os.path.isdir(remote.sent_dir(ctx.store.root)):
-        fetch(ctx, sorted(open_asks(ctx)))
+        fetch(ctx, sorted(open_asks(ctx)), backoff=True)
 
 
 def crossing(ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None:

@@ -5,6 +5,8 @@
   know it; its `ids/<id>` link names `<mailbox>@<host>`, which no local mailbox can be.
 - `held/<host>/<id>`: a reply to an ask from `<host>` that this machine could not push there,
   kept as the request that would have carried it until that machine fetches it.
+- `remote/unreachable/<host>`: when `inbox` last failed to reach `<host>` (its mtime), so the next
+  `inbox` within REMOTE_RETRY_SECONDS does not wait out another connect timeout.
 
 Filesystem only.
 """
@@ -133,3 +135,27 @@ def reserve_given(root: str, mailbox: str, msg_id: str) -> str:
     except FileExistsError:
         raise AlreadyFiled(f"{msg_id} is already filed here") from None
     return msg_id
+
+
+def _unreachable_path(root: str, host: str) -> str | None:
+    if not host or "/" in host or host.startswith("."):
+        return None
+    return os.path.join(sent_dir(root), "unreachable", host)
+
+
+def note_unreachable(root: str, host: str, reached: bool) -> None:
+    """Keep (or clear, once reached) the time `host` was last out of reach."""
+    path = _unreachable_path(root, host)
+    if path is None:
+        return
+    if reached:
+        fs.remove_quietly(path)
+        return
+    fs.make_dirs(os.path.dirname(path))
+    fs.write_atomic(path, "")
+
+
+def unreachable_since(root: str, host: str) -> float | None:
+    """When `host` was last found out of reach, or None."""
+    path = _unreachable_path(root, host)
+    return fs.mtime(path) if path is not None else None
