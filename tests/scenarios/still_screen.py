@@ -31,8 +31,10 @@ def _spawn(spawn_dir: str) -> None:
 
     def reap() -> None:
         status = child.wait()
-        with open(os.path.join(spawn_dir, f"status-{child.pid}"), "w") as f:
+        done = os.path.join(spawn_dir, f"status-{child.pid}")
+        with open(f"{done}.tmp", "w") as f:
             f.write(str(status))
+        os.rename(f"{done}.tmp", done)  # whole, as the test reads it
 
     threading.Thread(target=reap, daemon=True).start()
 
