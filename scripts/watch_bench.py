@@ -311,10 +311,10 @@ def unpost(store: Store, to: str, msg_id: str) -> None:
 
 
 def in_process(world: Any, env: dict[str, str]) -> None:
-    from hail.commands import watch
-    from hail.store.snapshot import Reader
     from hail.store.store import state_root
-    from hail.transport.survey import TmuxState
+    from hail.watch import model as watch
+    from hail.watch.panes import TmuxState
+    from hail.watch.state import Reader
 
     store = Store(state_root(env))
     no_tmux = TmuxState("", (), "not looked at")
@@ -366,7 +366,7 @@ def in_process(world: Any, env: dict[str, str]) -> None:
 async def redraw(env: dict[str, str], world: Any) -> None:
     """The screen's redraw of the large state, headless: the first fill, and after one send."""
     from hail.context import Ctx
-    from hail.watch_app import WatchApp
+    from hail.watch.app import WatchApp
 
     with environment(env):
         os.chdir(world.root)

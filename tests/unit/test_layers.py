@@ -1,6 +1,6 @@
 """DESIGN.md's layers hold in the code: every module is placed in one layer and named in the code
 map, no module imports one from a higher layer, no modules import each other in a cycle, and click, libtmux and tomlkit each
-stay in the one module that owns them (textual and rich, the full-screen view's, in `watch_app`).
+stay in the one module that owns them (textual and rich, the full-screen view's, in `watch/app`).
 
 Every import counts, wherever it stands: the lazy ones inside functions (the hot paths are full of
 them) and the ones read only by the type checker.
@@ -20,8 +20,8 @@ OWNERS = {
     "click": "cli",
     "libtmux": "transport/tmux",
     "tomlkit": "install/codex_toml",
-    "textual": "watch_app",
-    "rich": "watch_app",
+    "textual": "watch/app",
+    "rich": "watch/app",
 }
 
 

@@ -1,4 +1,4 @@
-"""`hail watch`'s reading of the state (src/hail/store/snapshot.py) on real files: what it shows,
+"""`hail watch`'s reading of the state (src/hail/watch/state.py) on real files: what it shows,
 that it reads again only what changed, that it writes nothing, and the live waits and holds."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from hail import ids
 from hail.store import conversation, fs, records, waits
 from hail.store.message import render
-from hail.store.snapshot import SETTLE_SECONDS, Reader, sent_key
 from hail.store.store import Store
+from hail.watch.state import SETTLE_SECONDS, Reader, sent_key
 
 NOW = time.time()
 

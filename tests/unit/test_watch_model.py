@@ -1,4 +1,4 @@
-"""`hail watch`'s model (src/hail/commands/watch.py `build`), pure: seat rows and routes, the
+"""`hail watch`'s model (src/hail/watch/model.py `build`), pure: seat rows and routes, the
 conversation rules (a crossing wait flagged, with the answer to send first) and the trouble rules,
 each with its fix."""
 
@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hail import policy
-from hail.commands import watch
-from hail.store.snapshot import (
+from hail.watch import model as watch
+from hail.watch.panes import PaneState, TmuxState
+from hail.watch.state import (
     HoldState,
     HookErrors,
     MailboxState,
@@ -17,7 +18,6 @@ from hail.store.snapshot import (
     StateView,
     WaitState,
 )
-from hail.transport.survey import PaneState, TmuxState
 
 NOW = 1_800_000_000.0
 

@@ -2,7 +2,7 @@
 [docs/watch.md "Keys"].
 
 Only the watch verb imports this module, and with it Textual: no hook, send or other verb pays for
-it. The rows come from `commands/watch.py`, so the screen, `--once` and `--json` say the same.
+it. The rows come from `watch/model.py`, so the screen, `--once` and `--json` say the same.
 Every cell is a `rich.text.Text`, never markup, so a peer's headline cannot style or link the
 screen. The state is looked at from a worker thread, one look at a time; the screen is redrawn
 when a look found something new, and once a second for the ages, changing only the cells that
@@ -24,11 +24,11 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from hail.commands import watch
 from hail.context import Ctx
 from hail.errors import HailError, StateError
 from hail.output import shown
-from hail.transport import survey
+from hail.watch import model as watch
+from hail.watch import panes as survey
 
 HELP = """\
 hail watch — every seat and message at a glance; it reads, and never claims, types or edits

@@ -1,10 +1,10 @@
 """`hail watch`: every seat, message, conversation, hold and trouble at a glance [docs/watch.md].
 
 The model behind the screen, and its two plain forms: `--once` (one frame as text) and `--json`
-(the same state as JSON). `build` is pure: the state (`store/snapshot.py`) and the panes
-(`transport/survey.py`) in, rows and trouble out, so every rule here is tested without files.
+(the same state as JSON). `build` is pure: the state (`watch/state.py`) and the panes
+(`watch/panes.py`) in, rows and trouble out, so every rule here is tested without files.
 `Watch` looks again only when the sweep says something changed, or when the panes are due. The
-full-screen view (`watch_app.py`) draws the same rows; nothing here imports it.
+full-screen view (`watch/app.py`) draws the same rows; nothing here imports it.
 
 Read-only: watch never claims, types, edits or removes anything; only a jump (the view's Enter)
 changes which pane tmux shows.
@@ -19,9 +19,9 @@ from hail import ids, policy
 from hail.context import Ctx
 from hail.output import emit, table
 from hail.store.conversation import seat_of_mailbox
-from hail.store.snapshot import HoldState, MessageState, Reader, StateView, WaitState
 from hail.text import clip_value
-from hail.transport.survey import PaneState, Surveyor, TmuxState
+from hail.watch.panes import PaneState, Surveyor, TmuxState
+from hail.watch.state import HoldState, MessageState, Reader, StateView, WaitState
 
 #: How `--once` and the view clip a headline, and a trouble line.
 HEADLINE_CHARS = 60
