@@ -313,6 +313,7 @@ def unpost(store: Store, to: str, msg_id: str) -> None:
 def in_process(world: Any, env: dict[str, str]) -> None:
     from hail.store.store import state_root
     from hail.watch import model as watch
+    from hail.watch import render
     from hail.watch.panes import TmuxState
     from hail.watch.state import Reader
 
@@ -346,7 +347,7 @@ def in_process(world: Any, env: dict[str, str]) -> None:
             read_done = time.perf_counter()
             snap = watch.build(state, no_tmux, time.time())
             built = time.perf_counter()
-            lines = watch.frame(snap)
+            lines = render.frame(snap)
             done = time.perf_counter()
             assert any(f"probe {n}" in line for line in lines)
             refresh.append(read_done - began)

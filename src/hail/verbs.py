@@ -156,9 +156,9 @@ def _host(text: str) -> str:
 
 def _watch(call: Call) -> int:
     if call.flag("once") or call.flag("json"):
-        from hail.watch import model
+        from hail.watch import render
 
-        return model.once(_ctx(), call.text("seat"), as_json=call.flag("json"))
+        return render.once(_ctx(), call.text("seat"), as_json=call.flag("json"))
     from hail.watch import app  # the full-screen view: the only module that imports textual
 
     return app.run(_ctx(), call.text("seat"))

@@ -109,7 +109,7 @@ def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | No
     )
 
 
-def _links(path: waits.Path) -> list[tuple[waits.Wait, str]]:
+def _links(path: list[tuple[waits.Wait, str]]) -> list[tuple[waits.Wait, str]]:
     """Each wait on the way with the mailbox it waits on (the target of its ask)."""
     return [(w, w.targets[w.asks.index(ask)]) for w, ask in path]
 
