@@ -111,7 +111,7 @@ class World:
     def envelope(self, msg_id: str) -> str:
         """The line a send types for this message, rendered by hail's envelope code."""
         from hail import envelope
-        from hail.store.message import parse
+        from hail.message import parse
 
         path = self.state / "seats" / RECIPIENT / "new" / f"{msg_id}.md"
         msg = parse(path.read_text())

@@ -38,7 +38,7 @@ from types import ModuleType
 from typing import Any
 
 from hail import ids
-from hail.store.message import render
+from hail.message import render
 from hail.store.store import Store
 
 HERE = Path(__file__).resolve().parent

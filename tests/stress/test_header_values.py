@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from hail import envelope, policy
-from hail.store import message, records
+from hail import envelope, message, policy
+from hail.store import records
 from tests.stress.conftest import context_of, delivered_ids, know, tree
 from tests.support.ids import id_of
 from tests.support.world import World

@@ -19,8 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from hail import envelope, frame, policy
-from hail.store import message
+from hail import envelope, frame, message, policy
 from hail.text import visible
 from tests.stress.conftest import (
     context_of,

@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from hail import argv, policy
+from hail import argv, message, policy
 from hail import help as pages
 from hail.hooks import stop
-from hail.store import conversation, message, records, waits
+from hail.store import conversation, records, waits
 from hail.store.maildir import Mailbox
 from hail.store.store import Store
 from tests.support.docs import documented, documents_header, files_section, names, page, sections

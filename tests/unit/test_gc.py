@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from hail.message import render
 from hail.store import fs
 from hail.store import gc as store_gc
 from hail.store.maildir import Mailbox
-from hail.store.message import render
 from hail.store.records import hold_text, pending_text
 from hail.store.store import Store
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from hail import ids
+from hail.message import render
 from hail.store import conversation, fs, records, waits
-from hail.store.message import render
 from hail.store.store import Store
 from hail.watch.state import SETTLE_SECONDS, Reader, sent_key
 

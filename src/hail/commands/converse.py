@@ -18,10 +18,10 @@ from hail import ids, policy
 from hail.commands.receive import _Shown, write_claimed
 from hail.context import Ctx
 from hail.errors import StateError, UsageError, WaitCycleError
+from hail.message import parse
 from hail.output import flush
 from hail.store import conversation, fs, waits
 from hail.store.maildir import Mailbox
-from hail.store.message import parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
         def crossing(self, ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None: ...
 
-    from hail.store.message import Message
+    from hail.message import Message
 
 
 # --- what is awaited -----------------------------------------------------------------------------

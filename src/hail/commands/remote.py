@@ -16,9 +16,9 @@ import sys
 from hail import ids, policy, wire
 from hail.context import Ctx
 from hail.errors import NOT_WOKEN, HailError, StateError
+from hail.message import Message, render
 from hail.output import emit, flush, note
 from hail.store import remote
-from hail.store.message import Message, render
 from hail.transport import ssh
 
 TYPE_CHECKING = False

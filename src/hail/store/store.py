@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Literal
 
+    from hail.message import Message
     from hail.store.maildir import How
-    from hail.store.message import Message
 
     #: What `hail sent` answers: claimed (how), still unread in the inbox, or no such message.
     Status = How | Literal["delivered", "unknown"]
@@ -231,7 +231,7 @@ class Store:
         text = fs.read_text(receipt.path)
         if text is None:
             return None
-        from hail.store.message import parse  # not on the hooks' path, which never finds
+        from hail.message import parse  # not on the hooks' path, which never finds
 
         return parse(text), receipt
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass, replace
 
 from hail import ids, policy
 from hail.diagnosis import HookErrors, hook_errors
+from hail.message import parse
 from hail.seat import parse_mailbox
 from hail.store import conversation, fs, records, waits
 from hail.store.maildir import Mailbox, parse_claimed
-from hail.store.message import parse
 from hail.text import printable_line
 
 TYPE_CHECKING = False
