@@ -72,13 +72,12 @@ def test_an_envelope_of_sanitized_fields_is_one_clean_line(
     headline: str, scope: str, sender: str, has_body: bool
 ) -> None:
     head = envelope.Head(
-        "ask",
-        envelope.sanitize(sender) or "boss",
-        "boss",
-        "1130T120000-abcd",
-        envelope.sanitize(headline) or "x",
-        "",
-        envelope.sanitize(scope),
+        kind="ask",
+        sender=envelope.sanitize(sender) or "boss",
+        reply="boss",
+        id="1130T120000-abcd",
+        headline=envelope.sanitize(headline) or "x",
+        scope=envelope.sanitize(scope),
     )
     line = envelope.render(head, has_body=has_body)
     assert no_cc(line) and "\n" not in line

@@ -142,7 +142,9 @@ def test_every_message_header_is_on_the_files_page(key: str) -> None:
 
 def record_fields() -> list[tuple[str, str]]:
     """(record, field) of every record hail writes, from the functions that write them."""
-    hold = records.hold_text("i", "a", "b", "s", "t", "r", "e", "h")
+    hold = records.hold_text(
+        msg_id="i", issuer="a", to="b", scope="s", time="t", re="r", expires="e", headline="h"
+    )
     pending = records.pending_text("i", "ask", "b", 0.0, "h")
     wait = waits.Wait("a", ["i"], ["b"], any_=False, deadline=0.0).text()
     return [

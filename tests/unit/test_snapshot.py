@@ -174,14 +174,14 @@ def test_reading_writes_nothing_not_even_what_the_brief_would_clean(state: State
     fs.write_atomic(
         lapsed,
         records.hold_text(
-            "0101T000000-0001",
-            "boss",
-            "worker",
-            "",
-            ids.iso(NOW - 90000),
-            "",
-            ids.iso(NOW - 3600),
-            "h",
+            msg_id="0101T000000-0001",
+            issuer="boss",
+            to="worker",
+            scope="",
+            time=ids.iso(NOW - 90000),
+            re="",
+            expires=ids.iso(NOW - 3600),
+            headline="h",
         ),
     )
     before = state.tree()
@@ -205,7 +205,14 @@ def test_a_live_wait_and_a_hold_in_effect_are_shown_until_their_time(state: Stat
     fs.write_atomic(
         os.path.join(state.store.holds, hold_id),
         records.hold_text(
-            hold_id, "boss", "worker", "src", ids.iso(time.time() - 60), "", ids.iso(lapses), "h"
+            msg_id=hold_id,
+            issuer="boss",
+            to="worker",
+            scope="src",
+            time=ids.iso(time.time() - 60),
+            re="",
+            expires=ids.iso(lapses),
+            headline="h",
         ),
     )
     now = time.time()
