@@ -531,16 +531,8 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
         return report_not_woken(ctx, to, "typed", "--no-wake")
     if native is None and (wake_pane is None or tmux is None):
         return report_not_woken(ctx, to, "typed", not_typed_reason(ctx, to, tmux))
-    head = envelope.Head(
-        kind=kind,
-        sender=who.from_,
-        reply=who.reply,
-        id=msg_id,
-        headline=draft.headline,
-        re=args.re or "",
-        scope=scope,
-        until=until,
-    )
+    head = envelope.Head(kind=kind, sender=who.from_, reply=who.reply, id=msg_id,
+                         headline=draft.headline, re=args.re or "", scope=scope, until=until)  # fmt: skip
     line = envelope.render(head, has_body=draft.body is not None)
     if native is not None:
         return native_and_report(ctx, args, kind, to, msg_id, line, (tmux, native))
