@@ -31,12 +31,23 @@ def state_root(env: Mapping[str, str]) -> str:
     "State root"].
 
     The same answer as platformdirs' XDG (Unix) implementation, computed without importing it,
-    because this runs on every hook call (a unit test pins the equivalence).
+    because this runs on every hook call (DESIGN.md "XDG paths"; a unit test pins the equivalence).
     """
-    base = env.get("XDG_STATE_HOME", "")
+    return _xdg(env, "XDG_STATE_HOME", (".local", "state"))
+
+
+def config_root(env: Mapping[str, str]) -> str:
+    """`$XDG_CONFIG_HOME/hail`, else `~/.config/hail` (its `hosts` file names far hails), by the
+    same rule and for the same reason as `state_root`."""
+    return _xdg(env, "XDG_CONFIG_HOME", (".config",))
+
+
+def _xdg(env: Mapping[str, str], variable: str, default: tuple[str, ...]) -> str:
+    """platformdirs' Unix rule: the variable unless blank, else its default under HOME."""
+    base = env.get(variable, "")
     if not base.strip():
         home = env.get("HOME") or os.path.expanduser("~")
-        base = os.path.join(home, ".local", "state")
+        base = os.path.join(home, *default)
     return os.path.join(base, "hail")
 
 
