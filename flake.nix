@@ -68,6 +68,7 @@
               ps.textual
               ps.tomlkit
               ps.pytest
+              ps.pytest-xdist
               ps.hypothesis
               ps.mypy
               ps.vulture

@@ -11,9 +11,9 @@ export PATH := venv + ":" + env_var("PATH")
 # the gate: format, lint, types, tests, tmux scenarios, Nix checks, benchmark
 check: lint types test scenarios macos-shaped nix-check bench
 
-# unit, CLI and stress tests (no tmux needed)
+# unit, CLI and stress tests (no tmux needed), on every core: each test has its own HOME and state
 test:
-    python -m pytest -q tests/unit tests/cli tests/stress
+    python -m pytest -q -n auto tests/unit tests/cli tests/stress
 
 # the tmux scenario suites, each test on its own scratch server (tests/remote: two machines over a private sshd)
 scenarios:

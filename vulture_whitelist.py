@@ -23,3 +23,4 @@ _.action_dismiss
 _.action_help
 _.action_only
 _.action_all
+_.action_select

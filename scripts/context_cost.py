@@ -111,19 +111,19 @@ class World:
     def envelope(self, msg_id: str) -> str:
         """The line a send types for this message, rendered by hail's envelope code."""
         from hail import envelope
-        from hail.store.message import parse
+        from hail.message import parse
 
         path = self.state / "seats" / RECIPIENT / "new" / f"{msg_id}.md"
         msg = parse(path.read_text())
         head = envelope.Head(
-            msg.kind,
-            msg.get("from"),
-            msg.get("reply"),
-            msg.id,
-            msg.headline,
-            msg.get("re"),
-            msg.get("scope"),
-            msg.get("until"),
+            kind=msg.kind,
+            sender=msg.get("from"),
+            reply=msg.get("reply"),
+            id=msg.id,
+            headline=msg.headline,
+            re=msg.get("re"),
+            scope=msg.get("scope"),
+            until=msg.get("until"),
         )
         return envelope.render(head, has_body=msg.has_body)
 

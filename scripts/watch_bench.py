@@ -38,7 +38,7 @@ from types import ModuleType
 from typing import Any
 
 from hail import ids
-from hail.store.message import render
+from hail.message import render
 from hail.store.store import Store
 
 HERE = Path(__file__).resolve().parent
@@ -311,10 +311,11 @@ def unpost(store: Store, to: str, msg_id: str) -> None:
 
 
 def in_process(world: Any, env: dict[str, str]) -> None:
-    from hail.commands import watch
-    from hail.store.snapshot import Reader
     from hail.store.store import state_root
-    from hail.transport.survey import TmuxState
+    from hail.watch import model as watch
+    from hail.watch import render
+    from hail.watch.panes import TmuxState
+    from hail.watch.state import Reader
 
     store = Store(state_root(env))
     no_tmux = TmuxState("", (), "not looked at")
@@ -346,7 +347,7 @@ def in_process(world: Any, env: dict[str, str]) -> None:
             read_done = time.perf_counter()
             snap = watch.build(state, no_tmux, time.time())
             built = time.perf_counter()
-            lines = watch.frame(snap)
+            lines = render.frame(snap)
             done = time.perf_counter()
             assert any(f"probe {n}" in line for line in lines)
             refresh.append(read_done - began)
@@ -366,7 +367,7 @@ def in_process(world: Any, env: dict[str, str]) -> None:
 async def redraw(env: dict[str, str], world: Any) -> None:
     """The screen's redraw of the large state, headless: the first fill, and after one send."""
     from hail.context import Ctx
-    from hail.watch_app import WatchApp
+    from hail.watch.app import WatchApp
 
     with environment(env):
         os.chdir(world.root)

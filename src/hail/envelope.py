@@ -42,6 +42,7 @@ class Head:
 
     def __init__(
         self,
+        *,
         kind: str,
         sender: str,
         reply: str,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 
 from hail import envelope, policy
-from hail.store.message import Message
+from hail.message import Message
 from hail.text import clip_value, visible
 
 TYPE_CHECKING = False

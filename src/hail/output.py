@@ -101,3 +101,16 @@ def table(rows: list[list[str]]) -> list[str]:
         cells = [c.ljust(widths[i] + 2) for i, c in enumerate(row[:-1])] + row[-1:]
         lines.append("".join(cells).rstrip())
     return lines
+
+
+def age(seconds: float) -> str:
+    """A span as hail writes it everywhere: `<s>s` under a minute, `<m>m` under an hour,
+    `<h>h<mm>m` under a day, else `<d>d`; a negative span is `0s`."""
+    s = max(0, int(seconds))
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m"
+    if s < 86400:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    return f"{s // 86400}d"

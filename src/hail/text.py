@@ -48,3 +48,9 @@ def visible(text: str) -> str:
 def clip_value(text: str, limit: int) -> str:
     """At most `limit` characters, the last one `…` when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def printable_line(text: str) -> str:
+    """A header, record or log value as one printable line: peer text never drives a screen."""
+    line = one_line(text)
+    return line if line.isprintable() else "".join(c for c in line if c.isprintable())

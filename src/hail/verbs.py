@@ -156,12 +156,12 @@ def _host(text: str) -> str:
 
 def _watch(call: Call) -> int:
     if call.flag("once") or call.flag("json"):
-        from hail.commands import watch
+        from hail.watch import render
 
-        return watch.once(_ctx(), call.text("seat"), as_json=call.flag("json"))
-    from hail import watch_app  # the full-screen view: the only module that imports textual
+        return render.once(_ctx(), call.text("seat"), as_json=call.flag("json"))
+    from hail.watch import app  # the full-screen view: the only module that imports textual
 
-    return watch_app.run(_ctx(), call.text("seat"))
+    return app.run(_ctx(), call.text("seat"))
 
 
 def _read(call: Call) -> int:

@@ -7,8 +7,8 @@ is ever a word of the command line ssh runs: that is the fixed `hail remote-peer
 
 from __future__ import annotations
 
+from hail.message import Message, parse, render
 from hail.seat import is_host_name
-from hail.store.message import Message, parse, render
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

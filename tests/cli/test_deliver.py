@@ -25,7 +25,7 @@ from hail import policy
 from hail.context import Ctx
 from hail.hooks.brief import brief_hook
 from hail.hooks.deliver import deliver
-from hail.store.message import render
+from hail.message import render
 from hail.store.store import Store
 from tests.support.entry import hail_bin
 from tests.support.macos import not_on_macos

@@ -125,10 +125,10 @@ def test_doctor_unread_mail_nobody_reads_is_a_note_and_keeps_the_exit_code(
     msg_id = world.send("worker", "ask", "anyone there?", known=False)
     rc, lines = _lines(world)
     assert rc == 0
+    # The rule and the words of `hail watch`'s trouble (src/hail/diagnosis.py).
     assert (
-        f"note worker has 1 unread and no hook has read it lately: hail show {msg_id} reads it; "
-        "if its agent works elsewhere, tell senders its address; "
-        f"else run hail inbox in {world.seat_dir('worker')}"
+        f"note worker has 1 unread (oldest {msg_id}) and no hook ever ran: hail setup, then start"
+        " a new session in %1 (hail doctor says more)"
     ) in lines
     # a hook run clears the note
     (world.state / "seats" / "worker" / "hooked").touch()
@@ -141,7 +141,7 @@ def test_doctor_without_tmux_the_note_still_names_the_missing_hook(world: World)
     rc, lines = _lines(world)
     assert NO_SOCKET_FIX in lines and rc == 1
     assert any(
-        line.startswith("note worker has 1 unread and no hook has read it lately: hail show ")
+        line.startswith("note worker has 1 unread (oldest ") and " and no hook ever ran: " in line
         for line in lines
     )
 
@@ -381,10 +381,13 @@ def test_unseen_mailboxes_largest_first_at_most_eight_then_a_summary(world: Worl
         _post_directly(world, f"s{i}", i + 1)
         fs.write_atomic(store.root_file(f"s{i}"), f"{world.make_seat(f's{i}')}\n")
     _, lines = _lines(world)
-    notes = [line for line in lines if " unread and " in line]
+    notes = [line for line in lines if " unread (oldest " in line]
     assert [n.split()[1] for n in notes] == [f"s{i}" for i in range(9, 1, -1)]
-    assert notes[0].startswith("note s9 has 10 unread and no hook has read it lately: hail show ")
-    assert notes[0].endswith(f"else run hail inbox in {world.seat_dir('s9')}")
+    assert notes[0].startswith("note s9 has 10 unread (oldest ")
+    assert notes[0].endswith(
+        f"and no hook ever ran: hail setup, then start a new session in {world.seat_dir('s9')}"
+        " (hail doctor says more)"
+    )
     assert (
         "note … 2 more mailboxes with 3 unread that nobody reads (hail seats: UNREAD, AGENTS and HOOK)"
     ) in lines
@@ -396,9 +399,7 @@ def test_the_fix_names_the_oldest_unread_id(world: World) -> None:
     world.send("worker", "ask", "second", known=False)
     _age(world.state / "seats" / "worker" / "new" / f"{first}.md", 1)
     _, lines = _lines(world)
-    assert any(
-        f"has 2 unread and no hook has read it lately: hail show {first} " in x for x in lines
-    )
+    assert any(f"has 2 unread (oldest {first}) and no hook ever ran: " in x for x in lines)
 
 
 def test_an_unbound_mailbox_is_read_in_its_directory(world: World) -> None:
@@ -406,7 +407,7 @@ def test_an_unbound_mailbox_is_read_in_its_directory(world: World) -> None:
     _, lines = _lines(world)
     assert any(
         line.startswith("note loose has 1 unread")
-        and line.endswith("run hail inbox in its directory")
+        and line.endswith("start a new session in its directory (hail doctor says more)")
         for line in lines
     )
 
@@ -422,13 +423,17 @@ def test_reasons_include_no_agent_and_a_gone_pane_when_tmux_answers(
     hooked.touch()
     _, lines = _lines(world)
     assert any(
-        line.startswith(
-            "note idle has 2 unread and no hook has read it lately and no agent sits there: "
+        line.startswith("note idle has 2 unread (oldest ")
+        and line.endswith(
+            f" and no hook ever ran and no agent sits there: start its agent in"
+            f" {world.seat_dir('idle')}, or read it there: cd {world.seat_dir('idle')} && hail inbox"
         )
         for line in lines
     )
     assert any(
-        line.startswith("note worker@%99 has 1 unread and its pane is gone: ") for line in lines
+        line.startswith("note worker@%99 has 1 unread (oldest ")
+        and " and its pane is gone: " in line
+        for line in lines
     )
 
 
@@ -482,8 +487,10 @@ def test_recent_hook_errors_are_counted_with_the_last_one(world: World) -> None:
     line = lines[-1]
     head = f"note hook-errors.log has 2 errors since {first}; the last: "
     assert line.startswith(head)
-    assert (
-        line[len(head) :] == f"{last} deliver: [Errno 13] Permission denied {long_tail}"[:159] + "…"
+    log = world.state / "hook-errors.log"
+    assert line[len(head) :] == (
+        f"{last} deliver: [Errno 13] Permission denied {long_tail}"[:159]
+        + f"…: the log says which hook failed and why: tail {log}"
     )
 
 

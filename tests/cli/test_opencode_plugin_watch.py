@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hail.install import opencode_plugin
-from hail.store.message import render
+from hail.message import render
 from tests.support.entry import hail_bin
 from tests.support.world import World
 

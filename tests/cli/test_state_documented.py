@@ -11,8 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from hail.message import parse
 from hail.store import records
-from hail.store.message import parse
 from tests.support.docs import documented, documents_header, files_section
 from tests.support.entry import hail_bin
 from tests.support.procs import wait_until

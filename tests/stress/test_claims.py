@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from hail.hooks import deliver as deliver_mod
+from hail.message import render
 from hail.store import gc as store_gc
 from hail.store import maildir
-from hail.store.message import render
 from hail.store.store import Store
 from tests.stress.conftest import context_of, delivered_ids
 from tests.stress.users import UserWorld, needs_root, user_world

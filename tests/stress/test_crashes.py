@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from hail.store import message
+from hail import message
 from tests.stress.conftest import (
     delivered_ids,
     know,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from hail import envelope, policy
-from hail.store import message, records
+from hail import envelope, message, policy
+from hail.store import records
 from tests.stress.conftest import context_of, delivered_ids, know, tree
 from tests.support.ids import id_of
 from tests.support.world import World
@@ -102,7 +102,13 @@ def test_a_headline_or_scope_with_control_or_format_characters_is_stored_and_fra
 
 
 def test_a_headline_with_a_right_to_left_override_is_never_typed_raw() -> None:
-    head = envelope.Head("ask", "a/%1", "a", "1130T000000-aaaa", envelope.sanitize("hi\u202eevil"))
+    head = envelope.Head(
+        kind="ask",
+        sender="a/%1",
+        reply="a",
+        id="1130T000000-aaaa",
+        headline=envelope.sanitize("hi\u202eevil"),
+    )
     line = envelope.render(head, has_body=False)
     assert "\u202e" not in line and clean(line)
 
@@ -114,14 +120,14 @@ def test_no_header_or_record_value_can_hold_a_line_break() -> None:
     assert parsed.body == "body"
     record = records.parse_record(
         records.hold_text(
-            "1130T000000-aaaa",
-            "a",
-            "b",
-            "s\u2028c",
-            "2026-01-01T00:00:00Z",
-            "r\nexpires: x",
-            "",
-            "h",
+            msg_id="1130T000000-aaaa",
+            issuer="a",
+            to="b",
+            scope="s\u2028c",
+            time="2026-01-01T00:00:00Z",
+            re="r\nexpires: x",
+            expires="",
+            headline="h",
         )
     )
     assert record["expires"] == "" and "\n" not in record["re"] and clean(record["scope"])

@@ -19,8 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from hail import envelope, frame, policy
-from hail.store import message
+from hail import envelope, frame, message, policy
 from hail.text import visible
 from tests.stress.conftest import (
     context_of,
@@ -73,13 +72,12 @@ def test_an_envelope_of_sanitized_fields_is_one_clean_line(
     headline: str, scope: str, sender: str, has_body: bool
 ) -> None:
     head = envelope.Head(
-        "ask",
-        envelope.sanitize(sender) or "boss",
-        "boss",
-        "1130T120000-abcd",
-        envelope.sanitize(headline) or "x",
-        "",
-        envelope.sanitize(scope),
+        kind="ask",
+        sender=envelope.sanitize(sender) or "boss",
+        reply="boss",
+        id="1130T120000-abcd",
+        headline=envelope.sanitize(headline) or "x",
+        scope=envelope.sanitize(scope),
     )
     line = envelope.render(head, has_body=has_body)
     assert no_cc(line) and "\n" not in line

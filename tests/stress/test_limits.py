@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from hail import policy
-from hail.store.message import render
+from hail.message import render
 from tests.stress.conftest import parse_delivery
 from tests.support.entry import hail_bin
 from tests.support.world import World

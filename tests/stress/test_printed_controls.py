@@ -15,8 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hail import frame, text
-from hail.store import message
+from hail import frame, message, text
 from tests.stress.conftest import know, spawn
 from tests.support.world import World
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from hail.message import render
 from hail.store.maildir import Claims, Mailbox, claim_within_budget
-from hail.store.message import render
 
 
 def _post(box: Mailbox, n: int, body: str = "body") -> str:

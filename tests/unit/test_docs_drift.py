@@ -10,10 +10,10 @@ import re
 
 import pytest
 
-from hail import argv, policy
+from hail import argv, message, policy
 from hail import help as pages
 from hail.hooks import stop
-from hail.store import conversation, message, records, waits
+from hail.store import conversation, records, waits
 from hail.store.maildir import Mailbox
 from hail.store.store import Store
 from tests.support.docs import documented, documents_header, files_section, names, page, sections
@@ -142,7 +142,9 @@ def test_every_message_header_is_on_the_files_page(key: str) -> None:
 
 def record_fields() -> list[tuple[str, str]]:
     """(record, field) of every record hail writes, from the functions that write them."""
-    hold = records.hold_text("i", "a", "b", "s", "t", "r", "e", "h")
+    hold = records.hold_text(
+        msg_id="i", issuer="a", to="b", scope="s", time="t", re="r", expires="e", headline="h"
+    )
     pending = records.pending_text("i", "ask", "b", 0.0, "h")
     wait = waits.Wait("a", ["i"], ["b"], any_=False, deadline=0.0).text()
     return [

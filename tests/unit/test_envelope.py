@@ -83,29 +83,50 @@ def test_cap_comes_from_hail_envelope_max_only_when_it_is_at_least_20() -> None:
 
 
 def test_the_fetch_hint_follows_a_body_of_an_ask_but_never_a_control_kind() -> None:
-    head = Head("ask", "boss/%0", "boss", "1006T171200-a3f1", "Review it")
+    head = Head(
+        kind="ask", sender="boss/%0", reply="boss", id="1006T171200-a3f1", headline="Review it"
+    )
     assert envelope.render(head, has_body=True) == (
         "[hail kind:ask from:boss/%0 id:1006T171200-a3f1] Review it — hail inbox"
     )
-    hold = Head("hold", "boss", "boss", "1006T171200-a3f1", "HOLD", scope="s", until="t")
+    hold = Head(
+        kind="hold",
+        sender="boss",
+        reply="boss",
+        id="1006T171200-a3f1",
+        headline="HOLD",
+        scope="s",
+        until="t",
+    )
     assert envelope.render(hold, has_body=True) == (
         "[hail kind:hold from:boss id:1006T171200-a3f1 scope:s until:t] HOLD"
     )
 
 
 def test_reply_is_typed_only_when_from_does_not_name_it() -> None:
-    sub = Head("ask", "shared@%5", "shared@%5", "1006T171200-a3f1", "x")
+    sub = Head(
+        kind="ask", sender="shared@%5", reply="shared@%5", id="1006T171200-a3f1", headline="x"
+    )
     assert envelope.render(sub, has_body=False) == (
         "[hail kind:ask from:shared@%5 id:1006T171200-a3f1] x"
     )
-    other = Head("fyi", "boss/%0", "%3", "1006T171200-a3f1", "x", re="1006T171100-0000")
+    other = Head(
+        kind="fyi",
+        sender="boss/%0",
+        reply="%3",
+        id="1006T171200-a3f1",
+        headline="x",
+        re="1006T171100-0000",
+    )
     assert envelope.render(other, has_body=False) == (
         "[hail kind:fyi from:boss/%0 reply:%3 id:1006T171200-a3f1 re:1006T171100-0000] x"
     )
 
 
 def test_an_envelope_costs_23_bytes_beyond_its_kind_sender_id_and_headline() -> None:
-    head = Head("ask", "api-1a/%5", "api-1a", "1006T171200-a3f1", "Review it")
+    head = Head(
+        kind="ask", sender="api-1a/%5", reply="api-1a", id="1006T171200-a3f1", headline="Review it"
+    )
     line = envelope.render(head, has_body=False)
     values = "".join((head.kind, head.sender, head.id, head.headline))
     assert len(line.encode()) - len(values.encode()) == 23

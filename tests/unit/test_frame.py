@@ -13,7 +13,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from hail import frame
-from hail.store.message import Message
+from hail.message import Message
 from hail.text import visible
 
 TOKEN = "3f9a0c21"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from hail.message import render
 from hail.store import fs
 from hail.store import gc as store_gc
 from hail.store.maildir import Mailbox
-from hail.store.message import render
 from hail.store.records import hold_text, pending_text
 from hail.store.store import Store
 
@@ -272,7 +272,16 @@ def _hold(store: Store, hold_id: str, issuer: str, expires: float, *, lapsed: bo
     fs.make_dirs(directory)
     path = j(directory, hold_id)
     # Sent an hour before it lapses: a hold never outlives its send by more than 7 days.
-    text = hold_text(hold_id, issuer, "worker", "", _iso(expires - 3600), "", _iso(expires), "h")
+    text = hold_text(
+        msg_id=hold_id,
+        issuer=issuer,
+        to="worker",
+        scope="",
+        time=_iso(expires - 3600),
+        re="",
+        expires=_iso(expires),
+        headline="h",
+    )
     fs.write_atomic(path, text)
     return path
 

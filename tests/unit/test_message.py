@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hail.store.message import Message, parse, render
+from hail.message import Message, parse, render
 from hail.store.records import parse_record, render_record
 from hail.text import one_line
 

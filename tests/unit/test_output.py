@@ -36,3 +36,21 @@ def test_everything_else_is_shown_as_it_is(text: str) -> None:
 def test_an_escape_names_the_character() -> None:
     assert shown("a\x1bb\u202ec\n") == "a\\x1bb\\u202ec\n"
     assert shown("\ud800") == "\\ud800"
+
+
+def test_an_age_is_written_one_way_everywhere() -> None:
+    """`hail seats`' HOOK column, `hail watch` and `hail doctor` write a span alike."""
+    from hail.output import age
+
+    assert [age(s) for s in (-3, 0, 59, 60, 3599, 3600, 3900, 86399, 86400, 9 * 86400)] == [
+        "0s",
+        "0s",
+        "59s",
+        "1m",
+        "59m",
+        "1h00m",
+        "1h05m",
+        "23h59m",
+        "1d",
+        "9d",
+    ]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hail.commands.doctor import _native_route_notes
+from hail.context import Ctx
 from hail.store import presence
 from tests.support.procs import hails_backend
 from tests.unit.test_silent_agents import _ctx, _panes, agents
@@ -22,11 +23,13 @@ __all__ = ["agents"]  # the fixture, shared with the silent-agent lines
 def test_a_claude_without_a_waiter_and_a_codex_without_a_thread_are_noted(
     tmp_path: Path, agents: dict[str, int]
 ) -> None:
-    notes = _native_route_notes(_ctx(tmp_path), _panes(agents))
+    ctx = _ctx(tmp_path)
+    _hooked(ctx, "a")  # a Claude Code that ran no hook at all is silent instead (its own line)
+    notes = _native_route_notes(ctx, _panes(agents))
     assert notes == [
-        "claude in %1 (seat a) has no live waiter (hail listen), so sends type into it: it started"
-        " before hail setup installed the waiter (restart it), or its waiter ended (the next"
-        " turn's end starts one)",
+        "claude in %1 (seat a) has no live waiter (hail listen): a send can only type into it:"
+        " hail setup (it installs the waiter), then restart the agent in %1; a waiter that ended"
+        " starts again at the next turn's end",
         "codex in %2 (seat b): its thread is unknown to hail (no prompt since hail's hooks run),"
         " so sends type into it; once it has had a prompt, they queue on its thread",
     ]
@@ -47,6 +50,7 @@ def test_a_waiter_and_a_thread_of_the_panes_tui_leave_only_the_no_daemon_note(
     )
     thread.since = time.time()
     Path(presence.directory(ctx.store), f"codex-{thread.id}").write_text(thread.text())
+    _hooked(ctx, "a")  # its hooks run: only the waiter could be missing, and it listens
     assert _native_route_notes(ctx, _panes(agents)) == [
         "codex in %2 (seat b) runs without its daemon, which reads its queue every 10 s: sends type"
         " into its empty composer (about 1 s), and over a draft queue with up to 10 s to wait. Run"
@@ -63,5 +67,13 @@ def test_a_thread_of_another_tui_does_not_count(tmp_path: Path, agents: dict[str
     )
     Path(presence.directory(ctx.store)).mkdir(parents=True)
     Path(presence.directory(ctx.store), f"codex-{other.id}").write_text(other.text())
+    _hooked(ctx, "a")
     notes = _native_route_notes(ctx, _panes(agents))
     assert len(notes) == 2 and notes[1].startswith("codex in %2 (seat b): its thread is unknown")
+
+
+def _hooked(ctx: Ctx, seat: str) -> None:
+    """A hook ran in the seat now (after its agent started)."""
+    box = ctx.store.mailbox(seat)
+    Path(box.path).mkdir(parents=True, exist_ok=True)
+    box.touch_hooked()

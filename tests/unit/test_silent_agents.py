@@ -30,9 +30,9 @@ class _Later(Ctx):
 
 @pytest.fixture
 def agents(tmp_path: Path) -> Iterator[dict[str, int]]:
-    """A `claude` and a `codex` process (copies of sleep), by name."""
+    """A process of each harness (copies of sleep), by name."""
     procs = {}
-    for name in ("claude", "codex"):
+    for name in ("claude", "codex", "gemini", "opencode"):
         exe = tmp_path / "bin" / name
         exe.parent.mkdir(exist_ok=True)
         shutil.copy(shutil.which("sleep") or "/bin/sleep", exe)
@@ -59,6 +59,8 @@ def _panes(agents: dict[str, int]) -> Panes:
         [
             Pane("%1", agents["claude"], "claude", "/w/a", "claude", "a"),
             Pane("%2", agents["codex"], "codex", "/w/b", "codex", "b"),
+            Pane("%3", agents["gemini"], "gemini", "/w/c", "gemini", "c"),
+            Pane("%4", agents["opencode"], "opencode", "/w/d", "opencode", "d"),
         ]
     )
 
@@ -67,18 +69,23 @@ def test_an_agent_with_no_hook_since_it_started_is_named_per_harness(
     tmp_path: Path, agents: dict[str, int]
 ) -> None:
     lines = silent_agent_lines(_ctx(tmp_path), _panes(agents))
-    assert [status for status, _ in lines] == ["FIX", "note"]
-    claude, codex = (text for _, text in lines)
-    assert claude.startswith("claude in %1 (seat a) started at ")
+    assert [status for status, _ in lines] == ["FIX", "note", "FIX", "FIX"]
+    claude, codex, gemini, opencode = (text for _, text in lines)
+    assert claude.startswith("claude in %1 (seat a) started ")
     assert claude.endswith(
-        "no hail hook has run in a since: its hooks do not run; the hook lines above say why"
+        "no hail hook has run in a since: its hooks do not run: hail setup, then restart the agent"
+        " in %1 (hail doctor's hook lines say why hooks do not run)"
     )
     # Codex runs its first hook at the first prompt: an idle new session is only a note.
-    assert codex.startswith("codex in %2 (seat b) started at ")
+    assert codex.startswith("codex in %2 (seat b) started ")
     assert codex.endswith(
-        "no hail hook has run in b since: it has had no prompt yet, or its hooks do not run"
-        " (Codex runs them once trusted: hail setup --trust-codex)"
+        "no hail hook has run in b since: it has had no prompt yet, or its hooks do not run:"
+        " hail setup --trust-codex (Codex runs new hooks once trusted, the first at its first"
+        " prompt)"
     )
+    # Gemini CLI runs SessionStart as it starts, opencode its plugin as it loads.
+    assert gemini.startswith("gemini in %3 (seat c) started ")
+    assert opencode.startswith("opencode in %4 (seat d) started ")
 
 
 def test_a_hook_run_since_the_agent_started_clears_its_line(
@@ -86,7 +93,7 @@ def test_a_hook_run_since_the_agent_started_clears_its_line(
 ) -> None:
     ctx = _ctx(tmp_path)
     ctx.store.ensure()
-    for seat in ("a", "b"):
+    for seat in ("a", "b", "c", "d"):
         box = ctx.store.mailbox(seat)
         os.makedirs(box.path, exist_ok=True)
         box.touch_hooked()

@@ -1,4 +1,4 @@
-"""`hail watch`'s reading of the state (src/hail/store/snapshot.py) on real files: what it shows,
+"""`hail watch`'s reading of the state (src/hail/watch/state.py) on real files: what it shows,
 that it reads again only what changed, that it writes nothing, and the live waits and holds."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from hail import ids
+from hail.message import render
 from hail.store import conversation, fs, records, waits
-from hail.store.message import render
-from hail.store.snapshot import SETTLE_SECONDS, Reader, sent_key
 from hail.store.store import Store
+from hail.watch.state import SETTLE_SECONDS, Reader, sent_key
 
 NOW = time.time()
 
@@ -174,14 +174,14 @@ def test_reading_writes_nothing_not_even_what_the_brief_would_clean(state: State
     fs.write_atomic(
         lapsed,
         records.hold_text(
-            "0101T000000-0001",
-            "boss",
-            "worker",
-            "",
-            ids.iso(NOW - 90000),
-            "",
-            ids.iso(NOW - 3600),
-            "h",
+            msg_id="0101T000000-0001",
+            issuer="boss",
+            to="worker",
+            scope="",
+            time=ids.iso(NOW - 90000),
+            re="",
+            expires=ids.iso(NOW - 3600),
+            headline="h",
         ),
     )
     before = state.tree()
@@ -205,7 +205,14 @@ def test_a_live_wait_and_a_hold_in_effect_are_shown_until_their_time(state: Stat
     fs.write_atomic(
         os.path.join(state.store.holds, hold_id),
         records.hold_text(
-            hold_id, "boss", "worker", "src", ids.iso(time.time() - 60), "", ids.iso(lapses), "h"
+            msg_id=hold_id,
+            issuer="boss",
+            to="worker",
+            scope="src",
+            time=ids.iso(time.time() - 60),
+            re="",
+            expires=ids.iso(lapses),
+            headline="h",
         ),
     )
     now = time.time()

@@ -1,4 +1,4 @@
-"""`hail watch`'s model (src/hail/commands/watch.py `build`), pure: seat rows and routes, the
+"""`hail watch`'s model (src/hail/watch/model.py `build`), pure: seat rows and routes, the
 conversation rules (a crossing wait flagged, with the answer to send first) and the trouble rules,
 each with its fix."""
 
@@ -7,17 +7,18 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hail import policy
-from hail.commands import watch
-from hail.store.snapshot import (
+from hail.diagnosis import HookErrors
+from hail.watch import model as watch
+from hail.watch import render
+from hail.watch.panes import PaneState, TmuxState
+from hail.watch.state import (
     HoldState,
-    HookErrors,
     MailboxState,
     MessageState,
     Pending,
     StateView,
     WaitState,
 )
-from hail.transport.survey import PaneState, TmuxState
 
 NOW = 1_800_000_000.0
 
@@ -120,7 +121,7 @@ def test_a_seat_with_one_agent_is_typed_into_and_shows_its_screen() -> None:
         1,
         ("%2", "%3"),
     )
-    assert watch.seat_cells(rows["boss"], NOW) == [
+    assert render.seat_cells(rows["boss"], NOW) == [
         "boss",
         "%1:claude",
         "typed",
@@ -150,14 +151,14 @@ def test_without_tmux_routes_and_states_are_unknown_and_nothing_jumps() -> None:
     snap = watch.build(view([box("boss")]), TmuxState("", (), "no server"), NOW)
     (row,) = snap.seats
     assert (row.route, row.state, row.jump) == ("?", "?", "")
-    assert "no tmux: no server" in watch.title(snap)
+    assert "no tmux: no server" in render.title(snap)
 
 
 def test_a_seat_without_hooks_says_so_in_its_state() -> None:
     snap = watch.build(
         view([box("boss", hooked=None), box("old", hooked=NOW - 8 * 86400)]), tmux(), NOW
     )
-    cells = {r.mailbox: watch.seat_cells(r, NOW) for r in snap.seats}
+    cells = {r.mailbox: render.seat_cells(r, NOW) for r in snap.seats}
     assert cells["boss"][3] == "-, no hooks" and cells["boss"][5] == "-"
     assert cells["old"][3] == "-, no hooks" and cells["old"][5] == "8d"
 
@@ -178,9 +179,9 @@ def test_holds_show_on_the_seat_and_its_sub_seats() -> None:
 def test_a_message_row_shows_the_seconds_its_receipt_took_and_its_thread() -> None:
     ask = msg("a1", "boss/%1", "worker", status="injected", received=NOW - 57, replies=("r1",))
     reply = msg("r1", "worker/%2", "boss", kind="fyi", re="a1")
-    cells = watch.message_cells(ask)
+    cells = render.message_cells(ask)
     assert cells[1:] == ["boss/%1 → worker", "ask", "about a1", "injected +3s", "replied r1"]
-    assert watch.message_cells(reply)[4:] == ["delivered", "re a1"]
+    assert render.message_cells(reply)[4:] == ["delivered", "re a1"]
 
 
 def test_open_asks_are_the_asks_without_a_reply() -> None:
@@ -210,7 +211,7 @@ def test_a_wait_on_a_seat_whose_own_ask_to_the_waiter_has_no_reply_is_a_crossing
     assert (row.waiter, row.ask, row.to, row.answered) == ("boss", "a1", "worker", False)
     assert "worker's ask a2 to boss has no reply while boss waits on worker" in row.crossing
     assert "hail worker fyi --re a2 '<answer>'" in row.crossing
-    lines = watch.talk_lines(snap)
+    lines = render.talk_lines(snap)
     assert "  boss waits on worker for a1 (10s, ends in 1m)" in lines
     assert any(line.startswith("  ⚠ crossing: worker's ask a2") for line in lines)
 
@@ -292,10 +293,14 @@ def test_a_send_is_late_after_two_minutes_without_a_receipt() -> None:
     assert at(policy.PENDING_LAPSE_SECONDS + 1).trouble == ()
 
 
-def test_failing_hooks_are_trouble_fixed_by_doctor() -> None:
+def test_failing_hooks_are_trouble_fixed_by_reading_the_log() -> None:
     errors = HookErrors(3, "2027-01-15T08:00:00Z", "2027-01-15T08:05:00Z deliver: boom")
-    (t,) = watch.build(view([], hook_errors=errors), tmux(), NOW).trouble
-    assert (t.kind, t.fix) == ("hook-errors", "hail doctor")
+    state = replace(view([], hook_errors=errors), hook_log="/s/hook-errors.log")
+    (t,) = watch.build(state, tmux(), NOW).trouble
+    assert (t.kind, t.fix) == (
+        "hook-errors",
+        "the log says which hook failed and why: tail /s/hook-errors.log",
+    )
     assert (
         t.text
         == "hook-errors.log has 3 errors since 2027-01-15T08:00:00Z; the last: 2027-01-15T08:05:00Z deliver: boom"
@@ -316,7 +321,10 @@ def test_an_agent_that_ran_no_hook_since_it_started_is_trouble() -> None:
     )
     assert kinds(snap) == [("hooks", "boss"), ("hooks", "codex-seat")]
     claude, codex = snap.trouble
-    assert claude.text == "claude in %1 (seat boss) started 1m ago and no hail hook ran there since"
+    assert claude.text == (
+        "claude in %1 (seat boss) started 1m ago and no hail hook has run in boss since:"
+        " its hooks do not run"
+    )
     assert claude.fix.startswith("hail setup, then restart the agent in %1")
     assert codex.fix.startswith("hail setup --trust-codex")
     young = watch.build(quiet, tmux(pane("%1", "boss", started=NOW - 3)), NOW)
@@ -331,8 +339,10 @@ def test_a_claude_whose_hooks_run_but_whose_waiter_does_not_listen_is_trouble() 
     snap = watch.build(hooked, tmux(no_waiter, woken), NOW)
     assert kinds(snap) == [("waiter", "boss")]
     (t,) = snap.trouble
-    assert t.text == "claude in %1 (seat boss) has no live waiter: a send can only type into it"
-    assert t.fix == "hail setup (it installs the waiter), then restart the agent in %1"
+    assert t.text == (
+        "claude in %1 (seat boss) has no live waiter (hail listen): a send can only type into it"
+    )
+    assert t.fix.startswith("hail setup (it installs the waiter), then restart the agent in %1")
     assert snap.seats[0].route == "typed" and snap.seats[1].route == "woken"
 
 
@@ -363,11 +373,11 @@ def test_the_filter_keeps_what_involves_the_seat_and_its_sub_seats() -> None:
     assert [r.mailbox for r in snap.seats] == ["api@%4"]
     assert [m.id for m in snap.messages] == ["a2", "a3"]
     assert snap.holds == ()
-    assert "only api" in watch.title(snap)
+    assert "only api" in render.title(snap)
 
 
 def test_the_frame_has_every_section_even_when_empty() -> None:
-    lines = watch.frame(watch.build(view([]), tmux(), NOW))
+    lines = render.frame(watch.build(view([]), tmux(), NOW))
     for heading in (
         "SEATS (0)",
         "MESSAGES (0 of 0, newest first, times UTC)",
@@ -381,7 +391,7 @@ def test_the_frame_has_every_section_even_when_empty() -> None:
 def test_the_json_carries_the_same_rows() -> None:
     ask = msg("a1", "boss/%1", "worker", status="read", received=NOW - 50)
     snap = watch.build(view([box("boss"), box("worker")], [ask]), tmux(pane("%2", "worker")), NOW)
-    data = watch.to_json(snap)
+    data = render.to_json(snap)
     assert data["version"] == 1
     seats = data["seats"]
     assert isinstance(seats, list) and seats[1]["route"] == "typed"

@@ -18,10 +18,10 @@ from hail import ids, policy
 from hail.commands.receive import _Shown, write_claimed
 from hail.context import Ctx
 from hail.errors import StateError, UsageError, WaitCycleError
+from hail.message import parse
 from hail.output import flush
 from hail.store import conversation, fs, waits
 from hail.store.maildir import Mailbox
-from hail.store.message import parse
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
         def crossing(self, ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None: ...
 
-    from hail.store.message import Message
+    from hail.message import Message
 
 
 # --- what is awaited -----------------------------------------------------------------------------
@@ -109,7 +109,7 @@ def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | No
     )
 
 
-def _links(path: waits.Path) -> list[tuple[waits.Wait, str]]:
+def _links(path: list[tuple[waits.Wait, str]]) -> list[tuple[waits.Wait, str]]:
     """Each wait on the way with the mailbox it waits on (the target of its ask)."""
     return [(w, w.targets[w.asks.index(ask)]) for w, ask in path]
 

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hail import __version__, ids, policy
+from hail import __version__, policy
 from hail.context import Ctx
 from hail.errors import HailError
 from hail.output import emit
@@ -27,17 +25,11 @@ from hail.store import gc as store_gc
 from hail.text import one_line
 
 if TYPE_CHECKING:
+    from hail.diagnosis import Unread
     from hail.output import Check
     from hail.transport.panes import Pane, Panes
 
 PREFIX: dict[Check, str] = {"ok": "ok   ", "FIX": "FIX  ", "note": "note "}
-
-#: Mail unread by a mailbox whose hooks have not run within this counts as unseen [docs/commands.md
-#: "doctor"].
-HOOK_STALE_SECONDS = policy.HOOKED_FRESH_SECONDS
-HOOK_LOG_WINDOW_SECONDS = policy.DOCTOR_HOOK_LOG_SECONDS
-HOOK_LOG_LINE_MAX = policy.DOCTOR_LOG_LINE_MAX
-_ISO_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
 
 
 class _Lines:
@@ -241,31 +233,30 @@ def _check_hooks_run(ctx: Ctx, panes: Panes | None, out: _Lines) -> None:
 
 def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
     """Agents a send can only type into [docs/transport.md "Routes"]: a Claude Code session with no
-    live waiter, a Codex whose thread hail's hooks have not seen."""
-    from hail.store import presence
+    live waiter (`diagnosis.missing_waiter`, as `hail watch` flags it), a Codex whose thread hail's
+    hooks have not seen."""
+    from hail import diagnosis
+    from hail.transport.native import route_of
 
     if panes is None:
         return []
     notes: list[str] = []
-    waiters = presence.waiters(ctx.store)
+    now = ctx.now()
     for pane in panes.panes:
         if pane.agent not in ("claude", "codex") or pane.seat is None:
             continue
         pid = ctx.procs().agent_pid(pane.pid, pane.agent)
         started = ctx.procs().started_at(pid) if pid is not None else None
-        if started is None or ctx.now() - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
+        if started is None or now - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
             continue
-        where = f"{pane.agent} in {pane.id} (seat {pane.seat})"
         if pane.agent == "claude":
-            if any(w.claude == pid and w.client_running(ctx.procs()) for w in waiters):
-                continue
-            notes.append(
-                f"{where} has no live waiter (hail listen), so sends type into it: it started"
-                " before hail setup installed the waiter (restart it), or its waiter ended (the"
-                " next turn's end starts one)"
-            )
+            native = route_of(ctx, pane, pane.seat) != "type"
+            agent = diagnosis.Agent(pane.id, pane.seat, pane.agent, started, native)
+            hooked = ctx.store.mailbox(pane.seat).hooked_at()
+            found = diagnosis.missing_waiter(agent, hooked, now)
+            notes += [found.line()] if found is not None else []
         else:
-            notes += _codex_note(ctx, pane, where)
+            notes += _codex_note(ctx, pane, f"{pane.agent} in {pane.id} (seat {pane.seat})")
     return notes
 
 
@@ -322,30 +313,24 @@ def _owner(path: str) -> int | None:
         return None
 
 
-@dataclass(frozen=True)
-class _Unseen:
-    name: str
-    unread: int
-    reasons: list[str]
-
-
 def _note_unseen(ctx: Ctx, plan: store_gc.Scan, panes: Panes | None, out: _Lines) -> None:
-    """Mailboxes with unread mail that no hook, agent or pane will pick up; largest first."""
+    """Mailboxes with unread mail that no hook, agent or pane will pick up (`diagnosis.unseen`, as
+    `hail watch` flags them); largest first."""
+    from hail import diagnosis
+
     unseen = []
     for box in plan.boxes.values():
         if box.unread:
-            reasons = _unseen_reasons(box, plan.now, panes)
-            if reasons:
-                unseen.append(_Unseen(box.name, box.unread, reasons))
-    unseen.sort(key=lambda u: (-u.unread, u.name))
+            found = diagnosis.unseen(_unread(ctx, box, panes), plan.now)
+            if found is not None:
+                unseen.append((box.unread, box.name, found))
+    unseen.sort(key=lambda u: (-u[0], u[1]))
     shown = unseen[: policy.DOCTOR_UNREAD_LINES]
-    for u in shown:
-        out.say(
-            "note", f"{u.name} has {u.unread} unread and {' and '.join(u.reasons)}: {_fix(ctx, u)}"
-        )
+    for _, _, trouble in shown:
+        out.say("note", trouble.line())
     rest = unseen[len(shown) :]
     if rest:
-        total = sum(u.unread for u in rest)
+        total = sum(n for n, _, _ in rest)
         out.say(
             "note",
             f"… {len(rest)} more mailboxes with {total} unread that nobody reads "
@@ -353,27 +338,28 @@ def _note_unseen(ctx: Ctx, plan: store_gc.Scan, panes: Panes | None, out: _Lines
         )
 
 
-def _unseen_reasons(box: store_gc.BoxScan, now: float, panes: Panes | None) -> list[str]:
-    reasons = []
-    if box.hooked is None or box.hooked < now - HOOK_STALE_SECONDS:
-        reasons.append("no hook has read it lately")
-    if panes is not None:
-        if not panes.agents_in(box.seat):
-            reasons.append("no agent sits there")
-        parsed = parse_mailbox(box.name)
-        if parsed is not None and parsed[1] and panes.get(parsed[1]) is None:
-            reasons.append("its pane is gone")
-    return reasons
+def _unread(ctx: Ctx, box: store_gc.BoxScan, panes: Panes | None) -> Unread:
+    """A mailbox as the unseen rule reads it: its agents are the seat's, or a sub-seat's pane's."""
+    from hail.diagnosis import Unread
 
-
-def _fix(ctx: Ctx, u: _Unseen) -> str:
-    unread = ctx.store.mailbox(u.name).unread()
-    oldest = unread[0].id if unread else "<id>"
-    parsed = parse_mailbox(u.name)
-    root = ctx.store.bound_root(parsed[0]) if parsed is not None else None
-    return (
-        f"hail show {oldest} reads it; if its agent works elsewhere, tell senders its address; "
-        f"else run hail inbox in {root or 'its directory'}"
+    seat, pane = parse_mailbox(box.name) or (box.seat, "")
+    unread = ctx.store.mailbox(box.name).unread()
+    root = ctx.store.bound_root(seat)
+    in_seat = [p for p in panes.panes if p.seat == seat] if panes is not None else []
+    agents = [p for p in in_seat if p.agent is not None and (not pane or p.id == pane)]
+    only = in_seat[0].id if len(in_seat) == 1 else ""
+    return Unread(
+        mailbox=box.name,
+        seat=seat,
+        unread=box.unread,
+        oldest=unread[0].id if unread else "<id>",
+        hooked=box.hooked,
+        root=root,
+        root_gone=root is not None and not os.path.isdir(root),
+        looked=panes is not None,
+        agents=len(agents),
+        pane_gone=bool(pane) and all(p.id != pane for p in in_seat),
+        pane=agents[0].id if agents else pane or only,
     )
 
 
@@ -419,28 +405,12 @@ def _note_gc_due(plan: store_gc.Scan, out: _Lines) -> None:
 
 
 def _note_hook_errors(ctx: Ctx, now: float, out: _Lines) -> None:
+    from hail import diagnosis
+
     text = fs.read_text(ctx.store.hook_log)
-    if not text:
-        return
-    # ISO stamps of one shape sort as text: no per-line time parsing of a log of up to 1 MiB.
-    since = ids.iso(now - HOOK_LOG_WINDOW_SECONDS)
-    recent: list[tuple[str, str]] = []
-    for line in text.splitlines():
-        stamp = line.split(" ", 1)[0]
-        if _ISO_RE.match(stamp) and stamp >= since:
-            recent.append((stamp, line))
-    if recent:
-        out.say(
-            "note",
-            f"hook-errors.log has {len(recent)} errors since {recent[0][0]}; "
-            f"the last: {_clip(recent[-1][1])}",
-        )
-
-
-def _clip(line: str) -> str:
-    if len(line) <= HOOK_LOG_LINE_MAX:
-        return line
-    return line[: HOOK_LOG_LINE_MAX - 1] + "…"
+    found = diagnosis.hook_errors(text, now) if text else None
+    if found is not None:
+        out.say("note", diagnosis.hook_errors_trouble(found, ctx.store.hook_log).line())
 
 
 # --- step 13: files that are not files ----------------------------------------------------------

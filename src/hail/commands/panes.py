@@ -15,7 +15,7 @@ import unicodedata
 from hail import policy
 from hail.context import Ctx
 from hail.errors import StateError, UsageError
-from hail.output import emit, table
+from hail.output import age, emit, table
 from hail.route import pane_for, reach_or_none
 from hail.seat import parse_mailbox
 from hail.store import fs
@@ -84,7 +84,7 @@ def _seat_row(ctx: Ctx, name: str, panes: Panes | None, states: AgentStates) -> 
         " ".join(states.of(p) for p in agents) or "-",
         " ".join(_route_cell(ctx, p, name) for p in agents) or "-",
         str(box.unread_count()),
-        _age(ctx.now(), box.hooked_at()),
+        _hook_age(ctx.now(), box.hooked_at()),
         _root_cell(ctx, name),
     ]
 
@@ -122,18 +122,8 @@ def _agents_of(name: str, panes: Panes | None) -> list[Pane]:
     return panes.agents_in(seat)
 
 
-def _age(now: float, then: float | None) -> str:
-    """`<s>s` under a minute, `<m>m` under an hour, `<h>h` under a day, else `<d>d`; `-` if never."""
-    if then is None:
-        return "-"
-    seconds = max(0, int(now - then))
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m"
-    if seconds < 86400:
-        return f"{seconds // 3600}h"
-    return f"{seconds // 86400}d"
+def _hook_age(now: float, then: float | None) -> str:
+    return "-" if then is None else age(now - then)
 
 
 def _root_cell(ctx: Ctx, name: str) -> str:

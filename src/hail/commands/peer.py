@@ -23,8 +23,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from hail.message import Message
     from hail.route import Sender
-    from hail.store.message import Message
 
     Answer = tuple[int, dict[str, str], str]
 

@@ -16,10 +16,10 @@ import time
 from hail import ids, policy
 from hail.context import Ctx
 from hail.errors import StateError, UsageError
+from hail.message import Message, parse
 from hail.output import emit, note
 from hail.store import fs
 from hail.store.maildir import Claims, Mailbox, claim_within_budget, not_yours
-from hail.store.message import Message, parse
 from hail.store.store import Receipt, Store, receipt_in
 
 TYPE_CHECKING = False

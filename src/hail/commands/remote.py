@@ -16,9 +16,9 @@ import sys
 from hail import ids, policy, wire
 from hail.context import Ctx
 from hail.errors import NOT_WOKEN, HailError, StateError
+from hail.message import Message, render
 from hail.output import emit, flush, note
 from hail.store import remote
-from hail.store.message import Message, render
 from hail.transport import ssh
 
 TYPE_CHECKING = False
@@ -47,10 +47,10 @@ class FarError(HailError):
 def program(ctx: Ctx, host: str) -> str:
     """The far command's program: `hosts` in hail's config directory (`<host> <program>` lines,
     `*` for any host), else `hail` from the far login PATH."""
-    base = ctx.env.get("XDG_CONFIG_HOME") or os.path.join(ctx.home or "~", ".config")
     from hail.store import fs
+    from hail.store.store import config_root
 
-    text = fs.read_text(os.path.join(base, "hail", "hosts")) or ""
+    text = fs.read_text(os.path.join(config_root(ctx.env), "hosts")) or ""
     found = "hail"
     for line in text.split("\n"):
         words = line.split()

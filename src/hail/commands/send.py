@@ -324,14 +324,14 @@ def write_hold(
     Returns the record's path, for the roll-back should the message not be written."""
     path = os.path.join(ctx.store.holds, msg_id)
     text = records.hold_text(
-        msg_id,
-        who.reply,
-        to.mailbox,
-        letter.scope,
-        times[0],
-        letter.re,
-        times[1],
-        letter.draft.headline,
+        msg_id=msg_id,
+        issuer=who.reply,
+        to=to.mailbox,
+        scope=letter.scope,
+        time=times[0],
+        re=letter.re,
+        expires=times[1],
+        headline=letter.draft.headline,
     )
     try:
         fs.make_dirs(ctx.store.holds)
@@ -531,9 +531,8 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
         return report_not_woken(ctx, to, "typed", "--no-wake")
     if native is None and (wake_pane is None or tmux is None):
         return report_not_woken(ctx, to, "typed", not_typed_reason(ctx, to, tmux))
-    head = envelope.Head(
-        kind, who.from_, who.reply, msg_id, draft.headline, args.re or "", scope, until
-    )
+    head = envelope.Head(kind=kind, sender=who.from_, reply=who.reply, id=msg_id,
+                         headline=draft.headline, re=args.re or "", scope=scope, until=until)  # fmt: skip
     line = envelope.render(head, has_body=draft.body is not None)
     if native is not None:
         return native_and_report(ctx, args, kind, to, msg_id, line, (tmux, native))

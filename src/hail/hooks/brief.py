@@ -157,7 +157,7 @@ def _unread(ctx: Ctx, mailboxes: list[str], limit: int | None) -> Section:
             if text is None:
                 section.total -= 1  # claimed meanwhile
                 continue
-            from hail.store.message import parse  # not for the hook, which leaves unread out
+            from hail.message import parse  # not for the hook, which leaves unread out
 
             section.items.append(_unread_line(parse(text).headers, unread.id))
     section.header = f"inbox ({section.total} unread)"

@@ -14,14 +14,12 @@ argument list. A hook command of any other shape is reported, not run.
 from __future__ import annotations
 
 import subprocess
-import time
 from typing import TYPE_CHECKING
 
 from hail import policy
 from hail.install.program import find_program, hook_word, login_path
 from hail.process.choose import backend
 from hail.text import clip_value
-from hail.transport.panes import DEFAULT_AGENTS
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -122,38 +120,21 @@ def _fix(program: str) -> str:
 
 
 def silent_agent_lines(ctx: Ctx, panes: Panes | None) -> list[Line]:
-    """Agent panes whose seat has had no hook run since the agent started."""
+    """Agent panes whose seat has had no hook run since the agent started (`diagnosis.silent`,
+    the rule `hail watch` flags by)."""
+    from hail import diagnosis
+
     if panes is None:
         return []
     now = ctx.now()
     lines: list[Line] = []
     for pane in panes.panes:
-        if pane.agent not in DEFAULT_AGENTS or pane.seat is None:
+        if pane.agent is None or pane.seat is None:
             continue
-        started = _started(ctx, pane)
-        if started is None or now - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
-            continue
-        hooked = ctx.store.mailbox(pane.seat).hooked_at()
-        if hooked is not None and hooked >= started:
-            continue
-        text = (
-            f"{pane.agent} in {pane.id} (seat {pane.seat}) started at"
-            f" {time.strftime('%H:%M:%S', time.localtime(started))} and no hail hook has run"
-            f" in {pane.seat} since"
-        )
-        if pane.agent == "codex":
-            # Codex runs its first hook at the first prompt, so an idle new session has run none.
-            lines.append(
-                (
-                    "note",
-                    text + ": it has had no prompt yet, or its hooks do not run"
-                    " (Codex runs them once trusted: hail setup --trust-codex)",
-                )
-            )
-        else:
-            # Claude Code and Gemini CLI run SessionStart as they start, opencode its plugin: no
-            # hook since means none runs.
-            lines.append(("FIX", text + ": its hooks do not run; the hook lines above say why"))
+        agent = diagnosis.Agent(pane.id, pane.seat, pane.agent, _started(ctx, pane), native=False)
+        found = diagnosis.silent(agent, ctx.store.mailbox(pane.seat).hooked_at(), now)
+        if found is not None:
+            lines.append(("FIX" if found.certain else "note", found.line()))
     return lines
 
 

@@ -21,7 +21,7 @@ from hail.store import fs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from hail.store.message import Message
+    from hail.message import Message
     from hail.store.store import Store
 
 #: The header that carries a message's place in its chain of replies.

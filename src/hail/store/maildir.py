@@ -19,7 +19,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
 
-    from hail.store.message import Message
+    from hail.message import Message
 
     #: How a message was claimed: by a hook, by `hail inbox`, or typed whole into the pane.
     How = Literal["injected", "read", "inline"]
@@ -328,7 +328,7 @@ def _take(box: Mailbox, unread: Unread, how: How | None, claims: Claims) -> Take
         return None
     # Only imported when there is mail: the empty hook, the common one, needs neither.
     from hail import frame
-    from hail.store.message import parse
+    from hail.message import parse
 
     one = Taken(unread.id, path, parse(text))
     claims.count(frame.frame_bytes(frame.frame(_PLACEHOLDER_TOKEN, one.msg)))

@@ -118,7 +118,15 @@ class Hold:
 
 
 def hold_text(
-    msg_id: str, issuer: str, to: str, scope: str, time: str, re: str, expires: str, headline: str
+    *,
+    msg_id: str,
+    issuer: str,
+    to: str,
+    scope: str,
+    time: str,
+    re: str,
+    expires: str,
+    headline: str,
 ) -> str:
     pairs = [("id", msg_id), ("kind", "hold"), ("issuer", issuer), ("to", to), ("scope", scope)]
     pairs.append(("time", time))

@@ -17,8 +17,8 @@ import os
 
 from hail import ids
 from hail.errors import HailError
+from hail.message import Message, parse
 from hail.store import fs
-from hail.store.message import Message, parse
 
 
 class AlreadyFiled(HailError):

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Literal
 
+    from hail.message import Message
     from hail.store.maildir import How
-    from hail.store.message import Message
 
     #: What `hail sent` answers: claimed (how), still unread in the inbox, or no such message.
     Status = How | Literal["delivered", "unknown"]
@@ -31,12 +31,23 @@ def state_root(env: Mapping[str, str]) -> str:
     "State root"].
 
     The same answer as platformdirs' XDG (Unix) implementation, computed without importing it,
-    because this runs on every hook call (a unit test pins the equivalence).
+    because this runs on every hook call (DESIGN.md "XDG paths"; a unit test pins the equivalence).
     """
-    base = env.get("XDG_STATE_HOME", "")
+    return _xdg(env, "XDG_STATE_HOME", (".local", "state"))
+
+
+def config_root(env: Mapping[str, str]) -> str:
+    """`$XDG_CONFIG_HOME/hail`, else `~/.config/hail` (its `hosts` file names far hails), by the
+    same rule and for the same reason as `state_root`."""
+    return _xdg(env, "XDG_CONFIG_HOME", (".config",))
+
+
+def _xdg(env: Mapping[str, str], variable: str, default: tuple[str, ...]) -> str:
+    """platformdirs' Unix rule: the variable unless blank, else its default under HOME."""
+    base = env.get(variable, "")
     if not base.strip():
         home = env.get("HOME") or os.path.expanduser("~")
-        base = os.path.join(home, ".local", "state")
+        base = os.path.join(home, *default)
     return os.path.join(base, "hail")
 
 
@@ -231,7 +242,7 @@ class Store:
         text = fs.read_text(receipt.path)
         if text is None:
             return None
-        from hail.store.message import parse  # not on the hooks' path, which never finds
+        from hail.message import parse  # not on the hooks' path, which never finds
 
         return parse(text), receipt
 

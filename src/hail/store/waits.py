@@ -32,12 +32,26 @@ from hail.store.records import parse_record, render_record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
+    from typing import Protocol, TypeVar
 
     from hail.store.store import Store
 
-    #: (wait, ask id) pairs: a path of waits ending at an ask to the seat that starts a new wait.
-    Path = list[tuple["Wait", str]]
+    class Waiting(Protocol):
+        """What the wait graph reads of a wait: a record here, or `hail watch`'s view of one."""
+
+        @property
+        def waiter(self) -> str: ...
+        @property
+        def asks(self) -> Sequence[str]: ...
+        @property
+        def targets(self) -> Sequence[str]: ...
+        @property
+        def any_(self) -> bool: ...
+        @property
+        def path(self) -> str: ...
+
+    W = TypeVar("W", bound=Waiting)
 
 #: A wait record is a few short lines; anything longer is no record of hail's.
 RECORD_MAX_BYTES = 1 << 16
@@ -359,48 +373,59 @@ def _remove(path: str) -> None:
         pass
 
 
+def _same(mailbox: str) -> str:
+    return mailbox
+
+
 def blocking_path(
-    waits: list[Wait], new: Wait, answered: Callable[[Wait, str], bool]
-) -> Path | None:
-    """The waits through which `new` would end up waiting on itself, or None when it would not.
+    waits: Sequence[W],
+    new: W,
+    answered: Callable[[W, str], bool],
+    node: Callable[[str], str] = _same,
+) -> list[tuple[W, str]] | None:
+    """The waits through which `new` would end up waiting on itself, or None when it would not:
+    the one wait graph, behind both the refusal of a crossing wait and `hail watch`'s flag.
 
     A wait blocks its waiter on each ask it waits for that has no reply yet: on all of them, or,
-    with `--any`, only while every one of them is blocked. The path ends at the wait (and its ask)
-    that waits on `new.waiter`: that is the ask `new.waiter` should answer first.
+    with `--any`, only while every one of them is blocked. The path, a list of (wait, ask id), ends
+    at the wait (and its ask) that waits on `new.waiter`: that is the ask `new.waiter` should answer
+    first. `node` names the party a mailbox stands for (itself for the refusal, its seat for the
+    watch). `new` is left out of `waits` by its record's path (or, with no record, by identity).
     """
-    by_waiter: dict[str, list[Wait]] = {}
+    by_waiter: dict[str, list[W]] = {}
     for w in waits:
-        if w.path != new.path:
-            by_waiter.setdefault(w.waiter, []).append(w)
+        if w is not new and not (new.path and w.path == new.path):
+            by_waiter.setdefault(node(w.waiter), []).append(w)
+    goal = node(new.waiter)
 
     # A result is None when the waiter is free to get its answer, a path when it ends up waiting
     # on `new.waiter`, and [] when it is stuck in a cycle of waits that does not include it.
-    def via(wait: Wait, seen: frozenset[str]) -> Path | None:
-        results: list[Path | None] = []
+    def via(wait: W, seen: frozenset[str]) -> list[tuple[W, str]] | None:
+        results: list[list[tuple[W, str]] | None] = []
         for ask, target in zip(wait.asks, wait.targets, strict=True):
             if answered(wait, ask):
                 continue
-            if target == new.waiter:
+            if node(target) == goal:
                 results.append([(wait, ask)])
                 continue
-            found = reach(target, seen)
+            found = reach(node(target), seen)
             results.append(None if found is None else [(wait, ask), *found] if found else [])
         stuck = [r for r in results if r is not None]
         if not results or (wait.any_ and len(stuck) < len(results)) or not stuck:
             return None
         return next((r for r in stuck if r), [])
 
-    def reach(node: str, seen: frozenset[str]) -> Path | None:
-        if node in seen:
+    def reach(party: str, seen: frozenset[str]) -> list[tuple[W, str]] | None:
+        if party in seen:
             return []
-        stuck: list[Path] = []
-        for wait in by_waiter.get(node, []):
-            found = via(wait, seen | {node})
+        stuck: list[list[tuple[W, str]]] = []
+        for wait in by_waiter.get(party, []):
+            found = via(wait, seen | {party})
             if found is not None:
                 stuck.append(found)
         return next((r for r in stuck if r), [] if stuck else None)
 
-    path = via(new, frozenset({new.waiter}))
+    path = via(new, frozenset({goal}))
     return path[1:] if path else None
 
 

@@ -2,7 +2,7 @@
 [docs/watch.md "Keys"].
 
 Only the watch verb imports this module, and with it Textual: no hook, send or other verb pays for
-it. The rows come from `commands/watch.py`, so the screen, `--once` and `--json` say the same.
+it. The rows come from `watch/model.py`, so the screen, `--once` and `--json` say the same.
 Every cell is a `rich.text.Text`, never markup, so a peer's headline cannot style or link the
 screen. The state is looked at from a worker thread, one look at a time; the screen is redrawn
 when a look found something new, and once a second for the ages, changing only the cells that
@@ -18,72 +18,22 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
+from textual.binding import BindingType
+from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from hail.commands import watch
 from hail.context import Ctx
 from hail.errors import HailError, StateError
 from hail.output import shown
-from hail.transport import survey
-
-HELP = """\
-hail watch — every seat and message at a glance; it reads, and never claims, types or edits
-
-  ↑ ↓ PgUp PgDn   move in the focused table
-  Tab             switch between Seats and Messages
-  Enter           on a seat: bring its agent's pane up in tmux; on a message: open it in full
-  o               open the highlighted message in full
-  f               show only the highlighted seat (its mail, waits, holds and trouble)
-  a  Esc          show every seat again
-  ?               this help
-  q               quit
-
-ROUTE: how a send reaches the seat (typed: hail types the envelope; - no pane to type into).
-STATE: what its agent's screen shows, as a send judges it; "no hooks" when no hook ran for 7 days.
-RECEIPT: delivered (unread), or injected / read / inline and the seconds it took.
-hail watch --once prints one frame as text, hail watch --json the same state as JSON.
-
-Esc, q or ? closes this page.
-"""
-
-KEYS = (
-    "↑↓ move  Tab seats/messages  Enter jump/open  o open  f only this seat  a all  ? help  q quit"
-)
+from hail.watch import keys, model, render
+from hail.watch.follow import Watch, check_state
+from hail.watch.page import Page
+from hail.watch.panes import jump
 
 
 def text(cell: str) -> Text:
     return Text(cell, no_wrap=True, overflow="ellipsis")
-
-
-class Page(ModalScreen[None]):
-    """A page of text over the view (help, or one message in full); Esc, q or ? closes it."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "dismiss", "close"),
-        Binding("q", "dismiss", "close", show=False),
-        Binding("question_mark", "dismiss", "close", show=False),
-    ]
-    DEFAULT_CSS = """
-    Page { align: center middle; }
-    Page > VerticalScroll { width: 90%; height: 85%; border: round $accent; background: $panel; }
-    """
-
-    def __init__(self, heading: str, body: str) -> None:
-        super().__init__()
-        self.heading = heading
-        self.body = body
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll() as box:
-            box.border_title = self.heading
-            yield Static(Text(self.body))
-
-    async def action_dismiss(self, result: None = None) -> None:
-        self.dismiss(result)
 
 
 class WatchApp(App[None]):
@@ -98,21 +48,14 @@ class WatchApp(App[None]):
     #talk, #trouble { width: 1fr; height: auto; max-height: 100%; border: round $secondary; }
     #status { height: 1; background: $primary-background; color: $text; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "quit"),
-        Binding("question_mark", "help", "help"),
-        Binding("o", "open", "open message"),
-        Binding("f", "only", "only this seat"),
-        Binding("a", "all", "all seats"),
-        Binding("escape", "all", "all seats", show=False),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(keys.BINDINGS)
 
     def __init__(self, ctx: Ctx, only: str) -> None:
         super().__init__()
         self.ctx = ctx
         self.only = only
-        self.looker = watch.Watch(ctx)
-        self.snap: watch.Snapshot | None = None
+        self.looker = Watch(ctx)
+        self.snap: model.Snapshot | None = None
         self.notice = ""
         self._drawn = 0.0
         self._cells: dict[str, dict[str, list[str]]] = {"seats": {}, "messages": {}}
@@ -130,8 +73,8 @@ class WatchApp(App[None]):
         yield Static(id="status")
 
     def on_mount(self) -> None:
-        self.query_one("#seats", DataTable).add_columns(*watch.SEAT_COLUMNS)
-        self.query_one("#messages", DataTable).add_columns(*watch.MESSAGE_COLUMNS)
+        self.query_one("#seats", DataTable).add_columns(*render.SEAT_COLUMNS)
+        self.query_one("#messages", DataTable).add_columns(*render.MESSAGE_COLUMNS)
         self.query_one("#talk", Static).border_title = "Conversations and holds"
         self.query_one("#seats", DataTable).focus()
         self.run_worker(self._follow(), exclusive=True)
@@ -153,22 +96,22 @@ class WatchApp(App[None]):
 
     # --- drawing --------------------------------------------------------------------------------
 
-    def draw(self, snap: watch.Snapshot) -> None:
+    def draw(self, snap: model.Snapshot) -> None:
         self.snap = snap
         self._drawn = snap.now
-        self._set("#title", watch.title(snap))
+        self._set("#title", render.title(snap))
         seats = self.query_one("#seats", DataTable)
         self._heading(seats, f"Seats ({len(snap.seats)})")
-        self._fill(seats, "seats", {r.mailbox: watch.seat_cells(r, snap.now) for r in snap.seats})
+        self._fill(seats, "seats", {r.mailbox: render.seat_cells(r, snap.now) for r in snap.seats})
         messages = self.query_one("#messages", DataTable)
         self._heading(
             messages,
             f"Messages ({len(snap.messages)} of {snap.state.total}, newest first, times UTC)",
         )
-        self._fill(messages, "messages", {m.id: watch.message_cells(m) for m in snap.messages})
-        self._set("#talk", "\n".join(watch.talk_lines(snap)))
+        self._fill(messages, "messages", {m.id: render.message_cells(m) for m in snap.messages})
+        self._set("#talk", "\n".join(render.talk_lines(snap)))
         self._heading(self.query_one("#trouble", Static), f"Trouble ({len(snap.trouble)})")
-        self._set("#trouble", "\n".join(watch.trouble_lines(snap)))
+        self._set("#trouble", "\n".join(render.trouble_lines(snap)))
         self._status()
 
     def _fill(self, table: DataTable[Text], name: str, rows: dict[str, list[str]]) -> None:
@@ -209,7 +152,7 @@ class WatchApp(App[None]):
     def _status(self) -> None:
         only = f"only {self.only} (a shows all) · " if self.only else ""
         notice = f" · {self.notice}" if self.notice else ""
-        self._set("#status", f"{only}{KEYS}{notice}")
+        self._set("#status", f"{only}{keys.KEYS}{notice}")
 
     def say(self, notice: str) -> None:
         self.notice = notice
@@ -224,7 +167,7 @@ class WatchApp(App[None]):
 
     # --- keys -----------------------------------------------------------------------------------
 
-    def _seat(self) -> watch.SeatRow | None:
+    def _seat(self) -> model.SeatRow | None:
         key = self._key_at(self.query_one("#seats", DataTable))
         if self.snap is None or key is None:
             return None
@@ -243,7 +186,14 @@ class WatchApp(App[None]):
         if not row.jump:
             self.say(f"no pane works in {row.mailbox}")
             return
-        self.say(await asyncio.to_thread(survey.jump, self.ctx.env, row.jump))
+        self.say(await asyncio.to_thread(jump, self.ctx.env, row.jump))
+
+    async def action_select(self) -> None:
+        """Enter where no table has the focus (a focused table selects its own row)."""
+        if self.focused is self.query_one("#seats", DataTable):
+            await self.action_jump()
+        elif self.focused is self.query_one("#messages", DataTable):
+            self.action_open()
 
     def action_open(self) -> None:
         key = self._key_at(self.query_one("#messages", DataTable))
@@ -260,7 +210,7 @@ class WatchApp(App[None]):
         self.push_screen(Page(f"message {key}", shown("\n".join(head) + body)))
 
     def action_help(self) -> None:
-        self.push_screen(Page("help", HELP))
+        self.push_screen(Page("help", keys.HELP))
 
     def action_only(self) -> None:
         row = self._seat()
@@ -283,7 +233,7 @@ def run(ctx: Ctx, only: str | None) -> int:
         raise StateError(
             "hail watch draws on a terminal; hail watch --once prints one frame, --json the state"
         )
-    watch.check_state(ctx)
+    check_state(ctx)
     app = WatchApp(ctx, only or "")
     # The first look runs before the screen is taken: the first frame is whole, and tmux's adapter
     # is loaded while the process's own stdout is still in place (the view replaces it).

@@ -20,11 +20,12 @@ import time
 from dataclasses import dataclass, replace
 
 from hail import ids, policy
+from hail.diagnosis import HookErrors, hook_errors
+from hail.message import parse
 from hail.seat import parse_mailbox
 from hail.store import conversation, fs, records, waits
 from hail.store.maildir import Mailbox, parse_claimed
-from hail.store.message import parse
-from hail.text import clip_value, one_line
+from hail.text import printable_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -104,13 +105,7 @@ class WaitState:
     any_: bool
     started: float
     deadline: float
-
-
-@dataclass(frozen=True, slots=True)
-class HookErrors:
-    count: int
-    since: str
-    last: str
+    path: str = ""  # its record, which names the wait in the wait graph (`waits.blocking_path`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +124,7 @@ class StateView:
     hook_errors: HookErrors | None
     #: When time alone changes what this shows: a hold lapses, a send turns late, a wait goes stale.
     due: float
+    hook_log: str = ""
 
 
 def _stamp(path: str) -> int:
@@ -309,6 +305,7 @@ class Reader:
             replies=replies,
             hook_errors=self._errors,
             due=self._due,
+            hook_log=store.hook_log,
         )
 
     def _load_box(self, name: str, now: float) -> _Box:
@@ -397,12 +394,12 @@ class Reader:
             base = self._heads[(name, msg_id)] = MessageState(
                 id=msg_id,
                 to=name,
-                sender=_clean(head.get("from", "")),
-                reply=_clean(head.get("reply", "")),
-                kind=_clean(head.get("kind", "")),
-                headline=_clean(head.get("ask", "")),
-                re=_clean(head.get("re", "")),
-                scope=_clean(head.get("scope", "")),
+                sender=printable_line(head.get("from", "")),
+                reply=printable_line(head.get("reply", "")),
+                kind=printable_line(head.get("kind", "")),
+                headline=printable_line(head.get("ask", "")),
+                re=printable_line(head.get("re", "")),
+                scope=printable_line(head.get("scope", "")),
                 sent=sent if sent is not None else key or None,
                 status="delivered",
                 received=None,
@@ -443,11 +440,11 @@ class Reader:
         if self._stale("holds"):
             self._holds = [
                 HoldState(
-                    id=_clean(h.id),
+                    id=printable_line(h.id),
                     issuer=h.issuer,
                     to=h.to,
-                    scope=_clean(h.scope),
-                    headline=_clean(h.headline),
+                    scope=printable_line(h.scope),
+                    headline=printable_line(h.headline),
                     since=h.issued_at(),
                     lapses=h.lapses_at(),
                 )
@@ -474,6 +471,7 @@ class Reader:
                     any_=wait.any_,
                     started=wait.started / 1e9,
                     deadline=wait.deadline,
+                    path=wait.path,
                 )
             )
         return tuple(out)
@@ -482,18 +480,7 @@ class Reader:
         if not self._stale("log") and not self._stale("log size"):
             return self._errors
         text = fs.read_text(self.store.hook_log)
-        if not text:
-            return None
-        since = ids.iso(now - policy.DOCTOR_HOOK_LOG_SECONDS)
-        recent = [
-            line
-            for line in text.splitlines()
-            if ids.parse_iso(line.split(" ", 1)[0]) is not None and line.split(" ", 1)[0] >= since
-        ]
-        if not recent:
-            return None
-        last = clip_value(_clean(recent[-1]), policy.DOCTOR_LOG_LINE_MAX)
-        return HookErrors(len(recent), recent[0].split(" ", 1)[0], last)
+        return hook_errors(text, now) if text else None
 
 
 def _claimed(cur: str) -> dict[str, str]:
@@ -536,9 +523,3 @@ def _read_head(path: str) -> dict[str, str] | None:
     finally:
         os.close(fd)
     return parse(data.decode("utf-8", "replace")).headers
-
-
-def _clean(text: str) -> str:
-    """A header or record value as one printable line: peer text never drives the screen."""
-    line = one_line(text)
-    return line if line.isprintable() else "".join(c for c in line if c.isprintable())

@@ -1,0 +1,310 @@
+"""`hail watch`: every seat, message, conversation, hold and trouble at a glance [docs/watch.md].
+
+The model behind the screen, and its two plain forms: `--once` (one frame as text) and `--json`
+(the same state as JSON). `build` is pure: the state (`watch/state.py`) and the panes
+(`watch/panes.py`) in, rows and trouble out, so every rule here is tested without files.
+`Watch` looks again only when the sweep says something changed, or when the panes are due. The
+full-screen view (`watch/app.py`) draws the same rows; nothing here imports it.
+
+Read-only: watch never claims, types, edits or removes anything; only a jump (the view's Enter)
+changes which pane tmux shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from hail import diagnosis, policy
+from hail.diagnosis import Trouble
+from hail.output import age
+from hail.store.conversation import seat_of_mailbox
+from hail.store.waits import blocking_path
+from hail.text import clip_value
+from hail.watch.panes import PaneState, TmuxState
+from hail.watch.state import HoldState, MessageState, StateView, WaitState
+
+#: How `--once` and the view clip a headline, and a trouble line.
+#: How `--once` and the view clip a headline.
+HEADLINE_CHARS = 60
+#: Sends to other machines the watch shows, newest first.
+FAR_LINES = 10
+
+# --- the model -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One row per mailbox and per seat some pane works in, as `hail seats` lists them."""
+
+    mailbox: str
+    seat: str
+    agents: tuple[PaneState, ...]
+    panes: tuple[str, ...]  # every pane working in the seat
+    jump: str  # the pane Enter brings up: the row's agent, else its only pane; "" for none
+    route: str  # how a send reaches it: typed; "-" none; "?" tmux unreachable
+    state: str  # its agents' screens: idle busy draft dialog other ?; "-" no agent
+    hooks: str  # live, stale (none for 7 days) or never
+    unread: int
+    hooked: float | None
+    holds: tuple[str, ...]  # ids of the holds in effect on it
+    root: str | None
+    root_gone: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WaitRow:
+    """One ask a live wait waits for; `crossing` says why the wait may never end ("" if not)."""
+
+    waiter: str
+    ask: str
+    to: str
+    started: float
+    deadline: float
+    answered: bool
+    crossing: str
+
+
+@dataclass(frozen=True, slots=True)
+class FarSend:
+    """A message sent from here to a seat on another machine, as this machine knows it."""
+
+    id: str
+    sender: str
+    to: str  # <mailbox>@<host>
+    kind: str
+    headline: str
+    receipt: str  # what `hail sent` last heard from that machine; "sent" when never asked
+    replies: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    state: StateView
+    tmux: TmuxState | None
+    now: float
+    only: str  # the seat the view is filtered to; "" for all
+    seats: tuple[SeatRow, ...]
+    messages: tuple[MessageState, ...]
+    asks: tuple[MessageState, ...]  # open asks: no reply yet, newest first
+    waits: tuple[WaitRow, ...]
+    holds: tuple[HoldState, ...]
+    trouble: tuple[Trouble, ...]
+    far: tuple[FarSend, ...] = ()  # sent to other machines, newest first
+
+
+def build(state: StateView, tmux: TmuxState | None, now: float, only: str = "") -> Snapshot:
+    """Every row the watch shows, from one state and one look at the panes; pure."""
+    reachable = tmux is not None and not tmux.error
+    panes = tmux.panes if tmux is not None and reachable else ()
+    seats = _seat_rows(state, panes, reachable, now)
+    asks = tuple(m for m in state.messages if m.kind == "ask" and not m.replies)
+    waits = _wait_rows(state, asks)
+    trouble = _trouble(state, seats, panes, reachable, now)
+    snap = Snapshot(state, tmux, now, "", seats, state.messages, asks, waits, state.holds, trouble)
+    return filtered(snap, only) if only else snap
+
+
+def filtered(snap: Snapshot, seat: str) -> Snapshot:
+    """Only what involves `seat` (a seat name: its sub-seats count as it)."""
+
+    def mine(*mailboxes: str) -> bool:
+        return any(_seat_of(m) == seat for m in mailboxes)
+
+    return replace(
+        snap,
+        only=seat,
+        seats=tuple(r for r in snap.seats if r.seat == seat),
+        messages=tuple(m for m in snap.messages if mine(m.to, m.reply, m.sender)),
+        asks=tuple(m for m in snap.asks if mine(m.to, m.reply, m.sender)),
+        waits=tuple(w for w in snap.waits if mine(w.waiter, w.to)),
+        holds=tuple(h for h in snap.holds if mine(h.issuer, h.to)),
+        trouble=tuple(t for t in snap.trouble if not t.seat or mine(t.seat)),
+        far=tuple(m for m in snap.far if mine(m.sender)),
+    )
+
+
+def _seat_of(address: str) -> str:
+    """The seat of a mailbox (`seat@%N`) or of a `from:` value (`seat/%N`)."""
+    return seat_of_mailbox(address.split("/", 1)[0])
+
+
+def _seat_rows(
+    state: StateView, panes: tuple[PaneState, ...], reachable: bool, now: float
+) -> tuple[SeatRow, ...]:
+    boxes = {b.name: b for b in state.mailboxes}
+    by_seat: dict[str, list[PaneState]] = {}
+    for p in panes:
+        if p.seat is not None:
+            by_seat.setdefault(p.seat, []).append(p)
+    holds: dict[str, list[HoldState]] = {}
+    for h in state.holds:
+        holds.setdefault(seat_of_mailbox(h.to), []).append(h)
+    rows = []
+    for name in sorted(set(boxes) | set(by_seat)):
+        seat, _, pane = name.partition("@")
+        in_seat = tuple(by_seat.get(seat, ()))
+        if pane:
+            agents = tuple(p for p in in_seat if p.id == pane and p.agent is not None)
+        else:
+            agents = tuple(p for p in in_seat if p.agent is not None)
+        box = boxes.get(name)
+        hooked = box.hooked if box is not None else None
+        if not reachable:
+            route, shown = "?", "?"
+        else:
+            route = _ROUTE_WORDS.get(agents[0].route, "typed") if len(agents) == 1 else "-"
+            shown = " ".join(p.state for p in agents) or "-"
+        jump = agents[0].id if agents else pane or (in_seat[0].id if len(in_seat) == 1 else "")
+        rows.append(
+            SeatRow(
+                mailbox=name,
+                seat=seat,
+                agents=agents,
+                panes=tuple(p.id for p in in_seat),
+                jump=jump if reachable else "",
+                route=route,
+                state=shown,
+                hooks=diagnosis.hooks_state(hooked, now),
+                unread=len(box.unread) if box is not None else 0,
+                hooked=hooked,
+                holds=tuple(h.id for h in holds.get(seat, ()) if _holds_on(h, name, seat, pane)),
+                root=box.root if box is not None else None,
+                root_gone=box is not None and box.root is not None and not box.root_exists,
+            )
+        )
+    return tuple(rows)
+
+
+def _holds_on(hold: HoldState, name: str, seat: str, pane: str) -> bool:
+    """A hold on a seat covers its sub-seats; a seat's row shows its sub-seats' holds too."""
+    if hold.to == name or (pane and hold.to == seat):
+        return True
+    return not pane and seat_of_mailbox(hold.to) == seat
+
+
+#: A route as the send reports it (`woken:`, `queued:`, `typed:`), from `native.route_of`'s word.
+_ROUTE_WORDS = {"wake": "woken", "queue": "queued", "hooks": "hooks", "plugin": "plugin"}
+
+
+# --- conversations ---------------------------------------------------------------------------
+
+
+def _wait_rows(state: StateView, asks: tuple[MessageState, ...]) -> tuple[WaitRow, ...]:
+    """Each ask a live wait waits for, with a crossing flagged: two waits that wait on each other
+    (directly or through other seats: the wait graph that refuses a crossing wait, by seat), or a
+    wait on a seat whose own ask to the waiter has no reply (that seat may be waiting, or may
+    wait, for an answer the waiter cannot give now)."""
+    rows = []
+    for wait in state.waits:
+        others = [w for w in state.waits if w is not wait]
+        for ask, to in zip(wait.asks, wait.targets, strict=True):
+            answered = bool(state.replies.get(ask))
+            crossing = "" if answered else _crossing(state, wait, ask, to, others, asks)
+            rows.append(
+                WaitRow(wait.waiter, ask, to, wait.started, wait.deadline, answered, crossing)
+            )
+    return tuple(rows)
+
+
+def _crossing(
+    state: StateView,
+    wait: WaitState,
+    ask: str,
+    to: str,
+    others: list[WaitState],
+    asks: tuple[MessageState, ...],
+) -> str:
+    me, them = _seat_of(wait.waiter), _seat_of(to)
+    one_ask = replace(wait, asks=(ask,), targets=(to,), any_=False)
+    path = blocking_path(others, one_ask, lambda _, a: bool(state.replies.get(a)), node=_seat_of)
+    if path:
+        seats = [_seat_of(w.waiter) for w, _ in path]
+        return f"{' waits on '.join(seats)} waits on {me}: these waits block each other"
+    owed = next((m for m in asks if _seat_of(m.reply) == them and _seat_of(m.to) == me), None)
+    if owed is None:
+        return ""
+    return (
+        f"{them}'s ask {owed.id} to {me} has no reply while {me} waits on {them}; "
+        f"answer it first: hail {them} fyi --re {owed.id} '<answer>'"
+    )
+
+
+# --- trouble: the rules are diagnosis's, shared with `hail doctor` -----------------------------
+
+
+def _trouble(
+    state: StateView,
+    seats: tuple[SeatRow, ...],
+    panes: tuple[PaneState, ...],
+    reachable: bool,
+    now: float,
+) -> tuple[Trouble, ...]:
+    rows = {r.mailbox: r for r in seats}
+    out = [
+        Trouble(
+            "trust",
+            box.name,
+            f"{box.distrust}: hail reads and writes no mail there",
+            f"chown -R $(id -u) {state.root} && chmod -R go-w {state.root}",
+        )
+        for box in state.mailboxes
+        if box.distrust
+    ]
+    for box in state.mailboxes:
+        row = rows.get(box.name)
+        if box.unread and row is not None:
+            found = diagnosis.unseen(_unread(row, box.unread[0], reachable), now)
+            if found is not None:
+                out.append(found)
+    out += _late_sends(state, now)
+    if state.hook_errors is not None:
+        out.append(diagnosis.hook_errors_trouble(state.hook_errors, state.hook_log))
+    hooked = {b.name: b.hooked for b in state.mailboxes}
+    agents = [(agent_of(p), hooked.get(p.seat)) for p in panes if p.agent and p.seat]
+    out += [t for a, h in agents if (t := diagnosis.silent(a, h, now)) is not None]
+    out += [t for a, h in agents if (t := diagnosis.missing_waiter(a, h, now)) is not None]
+    return tuple(out)
+
+
+def agent_of(pane: PaneState) -> diagnosis.Agent:
+    """An agent pane as the diagnosis reads it; its route from hail's records (`type` when none
+    but typing reaches it)."""
+    return diagnosis.Agent(
+        pane.id, pane.seat or "", pane.agent or "", pane.started, pane.route != "type"
+    )
+
+
+def _unread(row: SeatRow, oldest: str, reachable: bool) -> diagnosis.Unread:
+    sub_pane = row.mailbox.partition("@")[2]
+    return diagnosis.Unread(
+        mailbox=row.mailbox,
+        seat=row.seat,
+        unread=row.unread,
+        oldest=oldest,
+        hooked=row.hooked,
+        root=row.root,
+        root_gone=row.root_gone,
+        looked=reachable,
+        agents=len(row.agents),
+        pane_gone=bool(sub_pane) and sub_pane not in row.panes,
+        pane=row.jump,
+    )
+
+
+def _late_sends(state: StateView, now: float) -> list[Trouble]:
+    out = []
+    for box in state.mailboxes:
+        for p in box.pending:
+            span = now - p.epoch
+            if span < policy.LATE_SEND_SECONDS or span > policy.PENDING_LAPSE_SECONDS:
+                continue
+            out.append(
+                Trouble(
+                    "late",
+                    p.to,
+                    f"{p.sender} → {p.to}: {p.kind} {p.id} has no receipt after {age(span)} "
+                    f"({clip_value(p.headline, HEADLINE_CHARS)})",
+                    f"hail read {p.to} 10 shows why; do not resend: it waits in the inbox",
+                )
+            )
+    return out

@@ -1,0 +1,100 @@
+"""The full-screen `hail watch` driven in this process by Textual's Pilot (`App.run_test`), on a
+real state that the installed `hail` files into: a send shows in the next frame, and the keys the
+help page lists do what it says [docs/watch.md "Keys"]."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Static
+
+from hail.context import Ctx
+from hail.watch import keys
+from hail.watch.app import WatchApp
+from hail.watch.page import Page
+from tests.support.world import World
+
+#: The view looks again every WATCH_POLL_SECONDS: a send shows well within this.
+SHOWS_WITHIN = 5.0
+
+
+async def _until(pilot: Pilot[None], check: Callable[[], bool]) -> bool:
+    """Let the app run until `check` holds, within SHOWS_WITHIN seconds."""
+    deadline = time.monotonic() + SHOWS_WITHIN
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.05)
+    return True
+
+
+def _rows(table: DataTable[object]) -> list[str]:
+    return [str(key.value) for key in table.rows]
+
+
+def _text(app: WatchApp, selector: str) -> str:
+    return str(app.query_one(selector, Static).content)
+
+
+async def _drive(world: World, first: str) -> WatchApp:
+    app = WatchApp(Ctx.from_env(world.env), "")
+    app.looker.tick(time.time())  # as `hail watch` does before it takes the screen
+    async with app.run_test(size=(200, 50)) as pilot:
+        seats = app.query_one("#seats", DataTable)
+        messages = app.query_one("#messages", DataTable)
+        assert await _until(pilot, lambda: _rows(messages) == [first])
+        assert _rows(seats) == ["boss", "worker"]
+        assert keys.KEYS in _text(app, "#status")
+
+        # A frame after a send: the message filed meanwhile is the newest row.
+        second = await asyncio.to_thread(world.send, "worker", "fyi", "the schema is frozen")
+        assert await _until(pilot, lambda: _rows(messages) == [second, first])
+
+        # ? opens the help page made from the bindings; Esc closes it.
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, Page) and app.screen.body == keys.HELP
+        await pilot.press("escape")
+        assert not isinstance(app.screen, Page)
+
+        # Tab moves to the messages, whose cursor stayed on its row when the new one came; Enter
+        # opens it in full, q closes the page.
+        await pilot.press("tab")
+        assert app.focused is messages
+        await pilot.press("enter")
+        page = app.screen
+        assert isinstance(page, Page) and page.heading == f"message {first}"
+        assert "ask: Is the migration safe to run twice?" in page.body
+        await pilot.press("q")
+        assert not isinstance(app.screen, Page) and app.is_running
+        await pilot.press("o")  # the same message, by its own key; ? closes a page too
+        assert isinstance(app.screen, Page) and app.screen.heading == f"message {first}"
+        await pilot.press("question_mark")
+        assert not isinstance(app.screen, Page)
+
+        # Back on the seats: f shows only the highlighted seat, a every seat again.
+        await pilot.press("tab", "down")
+        assert app.focused is seats
+        await pilot.press("f")
+        assert app.only == "worker" and _rows(seats) == ["worker"]
+        assert _text(app, "#status").startswith("only worker (a shows all)")
+        await pilot.press("a")
+        assert app.only == "" and _rows(seats) == ["boss", "worker"]
+
+        # Enter on a seat jumps to its pane; with no tmux there is none, and the status says so.
+        await pilot.press("enter")
+        assert "no pane works in worker" in _text(app, "#status")
+
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+    return app
+
+
+def test_the_view_shows_a_send_and_answers_every_key_of_its_help(world: World) -> None:
+    world.run("whoami", cwd="worker")
+    first = world.send("worker", "ask", "Is the migration safe to run twice?")
+    app = asyncio.run(_drive(world, first))
+    assert app.return_code == 0
