@@ -151,6 +151,18 @@ def test_a_reply_is_pushed_to_the_askers_machine_and_wakes_the_asker(net: Net) -
     assert (
         f"{ask_id} boss → worker@beta ask: which port? — delivered, replied {reply_id}" in watch.out
     )
+    far = json.loads(net.alpha.hail("boss", "watch", "--json").out)["far"]
+    assert far == [
+        {
+            "id": ask_id,
+            "from": "boss",
+            "to": "worker@beta",
+            "kind": "ask",
+            "headline": "which port?",
+            "receipt": "delivered",
+            "replies": [reply_id],
+        }
+    ], far
 
 
 def test_a_reply_the_far_side_cannot_push_is_kept_there_and_fetched(net: Net) -> None:

@@ -202,6 +202,18 @@ def to_json(snap: Snapshot) -> dict[str, object]:
             {"kind": t.kind, "seat": t.seat or None, "text": t.text, "fix": t.fix}
             for t in snap.trouble
         ],
+        "far": [
+            {
+                "id": m.id,
+                "from": m.sender,
+                "to": m.to,
+                "kind": m.kind,
+                "headline": m.headline,
+                "receipt": m.receipt,
+                "replies": list(m.replies),
+            }
+            for m in snap.far
+        ],
     }
 
 
