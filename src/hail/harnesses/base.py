@@ -75,12 +75,10 @@ class Harness:
         "name",
         "next_step",
         "output",
-        "records",
         "screen",
         "scripts",
         "shared_daemon",
         "shared_events",
-        "silent_note",
         "title",
         "wake",
     )
@@ -92,14 +90,12 @@ class Harness:
         title: str,
         scripts: tuple[str, ...] = (),
         wake: str,
-        records: str = "",
         output: str = HOOK_JSON,
         event_names: dict[str, str] | None = None,
         brief_as_hook_json: bool = False,
         shared_events: bool = False,
         shared_daemon: bool = False,
         next_step: str,
-        silent_note: str = "",
         screen: Screen,
     ) -> None:
         #: The id: `--format`'s word, the key of its hooks in `data/harness_hooks.json`, the agent
@@ -109,10 +105,10 @@ class Harness:
         self.title = title
         #: The scripts a JavaScript runtime (`process/base.RUNTIMES`) runs as this agent.
         self.scripts = scripts
-        #: The route a send takes between its turns when hail's records know its session.
+        #: The route a send takes between its turns when hail's records know its session: WAKE
+        #: (its hooks run hail's waiter), QUEUE (its hooks record its thread), PLUGIN (hail's plugin
+        #: runs its hooks and watches the mailbox), or TYPE (only typing reaches it).
         self.wake = wake
-        #: What its hooks record for that route (`presence`): "waiter", "thread", "plugin" or "".
-        self.records = records
         #: Its hooks' output: HOOK_JSON or PLAIN.
         self.output = output
         #: hail's event names (`UserPromptSubmit`, …) → its own, where they differ.
@@ -126,8 +122,6 @@ class Harness:
         self.shared_daemon = shared_daemon
         #: What to do after setup wrote its config [docs/commands.md "setup"].
         self.next_step = next_step
-        #: doctor's reason when a fresh session of it has run no hook yet ("" for none).
-        self.silent_note = silent_note
         #: Its screen's literals.
         self.screen = screen
 

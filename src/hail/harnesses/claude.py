@@ -10,7 +10,6 @@ HARNESS = Harness(
     name="claude",
     title="Claude Code",
     wake=WAKE,
-    records="waiter",
     shared_events=True,
     next_step="a new session picks it up",
     screen=Screen(

@@ -10,17 +10,11 @@ HARNESS = Harness(
     name="codex",
     title="Codex",
     wake=QUEUE,
-    records="thread",
     shared_events=True,
     shared_daemon=True,
     next_step=(
         "run hail setup --trust-codex (or /hooks in Codex) once to trust the changed hooks;"
         " a new session picks them up"
-    ),
-    # Codex runs its first hook at the first prompt, so an idle new session has run none.
-    silent_note=(
-        ": it has had no prompt yet, or its hooks do not run"
-        " (Codex runs them once trusted: hail setup --trust-codex)"
     ),
     screen=Screen(
         shape="last_prompt",

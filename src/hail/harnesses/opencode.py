@@ -10,7 +10,6 @@ HARNESS = Harness(
     name="opencode",
     title="opencode",
     wake=PLUGIN,
-    records="plugin",
     output=PLAIN,
     next_step="opencode loads it when it next starts",
     screen=Screen(

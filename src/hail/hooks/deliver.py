@@ -11,7 +11,7 @@ from __future__ import annotations
 from hail import policy
 from hail.context import Ctx
 from hail.harnesses import registry
-from hail.harnesses.base import HOOK_JSON
+from hail.harnesses.base import HOOK_JSON, PLUGIN, QUEUE, TYPE
 from hail.hooks import protocol
 from hail.store.maildir import Claims, claim_within_budget, not_yours
 
@@ -136,10 +136,10 @@ class _Run:
             # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
             # it could write any prompt, and only the harness's hook reports what a person typed.
             ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
-        records = harness.records if harness is not None and not ctx.in_tool_call else ""
-        if records == "thread" and self.event == "UserPromptSubmit":
+        route = harness.wake if harness is not None and not ctx.in_tool_call else TYPE
+        if route == QUEUE and self.event == "UserPromptSubmit":
             _note_codex_thread(ctx, self.mailboxes[0], self.payload.data)
-        if records == "plugin":
+        if route == PLUGIN:
             _note_opencode(ctx, self.mailboxes[0])
 
     def _stop_may_block(self, ctx: Ctx) -> bool:

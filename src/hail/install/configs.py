@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hail.errors import StateError
+from hail.harnesses.claude import HARNESS as CLAUDE
+from hail.harnesses.codex import HARNESS as CODEX
+from hail.harnesses.gemini import HARNESS as GEMINI
+from hail.harnesses.opencode import HARNESS as OPENCODE
 from hail.install import gemini_settings, opencode_plugin
 from hail.install.codex_hooks_json import CODEX_HOOKS_JSON
 from hail.install.codex_rules import RULES_NAME
@@ -87,8 +91,8 @@ def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
         dirs.append(Path(other).absolute())
     files = [
         ConfigFile(
-            "Claude Code",
-            "claude",
+            CLAUDE.title,
+            CLAUDE.name,
             d,
             d / "settings.json",
             str(d / "settings.json"),
@@ -104,16 +108,16 @@ def _gemini_and_opencode_files(env: Mapping[str, str]) -> list[ConfigFile]:
     plugins = Path(opencode_plugin.plugin_dir(env))
     return [
         ConfigFile(
-            "Gemini CLI",
-            "gemini",
+            GEMINI.title,
+            GEMINI.name,
             gemini_dir,
             gemini_dir / "settings.json",
             "",
             ConfigKind.GEMINI_SETTINGS,
         ),
         ConfigFile(
-            "opencode",
-            "opencode",
+            OPENCODE.title,
+            OPENCODE.name,
             plugins.parent,
             plugins / opencode_plugin.FILE_NAME,
             "",
@@ -132,15 +136,20 @@ def _codex_files(env: Mapping[str, str], home: str) -> list[ConfigFile]:
         codex_dir = Path(home) / ".codex"
         trust_dir = str(codex_dir)
     config = ConfigFile(
-        "Codex",
-        "codex",
+        CODEX.title,
+        CODEX.name,
         codex_dir,
         codex_dir / "config.toml",
         str(Path(trust_dir) / "config.toml"),
         ConfigKind.CODEX_CONFIG,
     )
     rule = ConfigFile(
-        "Codex", "codex", codex_dir, codex_dir / "rules" / RULES_NAME, "", ConfigKind.CODEX_RULE
+        CODEX.title,
+        CODEX.name,
+        codex_dir,
+        codex_dir / "rules" / RULES_NAME,
+        "",
+        ConfigKind.CODEX_RULE,
     )
     return [config, rule]
 

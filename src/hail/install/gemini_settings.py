@@ -11,6 +11,7 @@ import json
 import os
 from collections.abc import Mapping
 
+from hail.harnesses.gemini import HARNESS as GEMINI
 from hail.install.claude_json import merge_claude
 from hail.install.hook_table import DEFAULT_PROGRAM
 
@@ -26,7 +27,7 @@ def settings_dir(env: Mapping[str, str]) -> str:
 
 def merge_gemini(text: str, program: str = DEFAULT_PROGRAM) -> str:
     """Merge hail's hooks into the text of Gemini CLI's settings.json (MergeError as for Claude's)."""
-    return merge_claude(text, program=program, harness="gemini")
+    return merge_claude(text, program=program, harness=GEMINI.name)
 
 
 def hooks_disabled(text: str) -> bool:

@@ -97,7 +97,7 @@ def program_in(cfg: ConfigFile, env: Mapping[str, str]) -> str:
         return opencode_plugin.program_in(text) or hook_program(env, sys.argv[0])
     config = cfg.directory / "config.toml"
     for path in (config, config.with_name(CODEX_HOOKS_JSON)):
-        program = managed.hail_program("codex", path)
+        program = managed.hail_program(cfg.harness, path)
         if program is not None:
             return program
     return hook_program(env, sys.argv[0])
