@@ -14,9 +14,17 @@ WAKE = "wake"
 QUEUE = "queue"
 PLUGIN = "plugin"
 TYPE = "type"
-#: What `hail seats` shows for a pane whose hooks hail's records know (the route not yet taken).
+#: A native route is live but a turn runs: its PostToolUse and Stop hooks carry the mail.
 HOOKS = "hooks"
-ROUTES = (WAKE, QUEUE, PLUGIN, HOOKS, TYPE)
+#: Each route by its name (what `hail seats` shows) → the word the send's report opens with once
+#: it took it (`hail: woken: …`); the table docs/transport.md "Routes" lists.
+ROUTES = {
+    WAKE: "woken",
+    QUEUE: "queued",
+    PLUGIN: "woken by its plugin",
+    HOOKS: "busy",
+    TYPE: "typed",
+}
 
 #: Hook output shapes: the harness's hook JSON (`hookSpecificOutput`), or the text as it is
 #: (opencode's plugin adds it itself).

@@ -270,10 +270,11 @@ def route_line(native: Native, mailbox: str) -> str:
     """What the send says once the native wake is done."""
     pane = native.pane_id
     if native.waiter is not None:
-        return f"woken: {mailbox}'s session in {pane} takes it in a turn of its own; nothing typed"
-    if native.thread is not None and not native.thread.daemon:
         return (
-            f"queued: Codex in {pane} takes it as its next prompt; nothing typed (without its "
-            "daemon Codex reads its queue every 10 s)"
+            f"{base.ROUTES[base.WAKE]}: {mailbox}'s session in {pane} takes it in a turn of its"
+            " own; nothing typed"
         )
-    return f"queued: Codex in {pane} takes it as its next prompt; nothing typed"
+    said = f"{base.ROUTES[base.QUEUE]}: Codex in {pane} takes it as its next prompt; nothing typed"
+    if native.thread is not None and not native.thread.daemon:
+        return said + " (without its daemon Codex reads its queue every 10 s)"
+    return said

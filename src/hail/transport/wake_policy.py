@@ -19,6 +19,7 @@ import os
 
 from hail import policy
 from hail.errors import NOT_WOKEN
+from hail.harnesses.base import HOOKS, PLUGIN, ROUTES, TYPE
 from hail.output import note
 
 TYPE_CHECKING = False
@@ -114,6 +115,11 @@ class Wake:
     def not_woken(self, verb: str, reason: str) -> int:
         return report_not_woken(self.ctx, self.to, verb, reason)
 
+    def busy(self) -> None:
+        note(
+            f"{ROUTES[HOOKS]}: arrives at {self.to.mailbox}'s next tool call or when its turn ends"
+        )
+
     def hooks_live(self) -> bool:
         return self.ctx.store.mailbox(self.to.mailbox).hooks_live(self.ctx.now())
 
@@ -164,14 +170,13 @@ class Wake:
                 result = attempt(settled)
         if result.busy:
             if self.hooks_live():
-                note(f"busy: arrives at {self.to.mailbox}'s next tool call or when its turn ends")
+                self.busy()
                 return 0
             return self.not_woken("typed", f"{pane.id} is busy")
         if result.reason:
             return self.not_woken("submitted" if result.typed else "typed", result.reason)
-        note(
-            f"typed: into {pane.id}" + ("" if result.submitted else " (not submitted: --no-submit)")
-        )
+        unsent = "" if result.submitted else " (not submitted: --no-submit)"
+        note(f"{ROUTES[TYPE]}: into {pane.id}{unsent}")
         return 0
 
     # --- the native routes ----------------------------------------------------------------------
@@ -200,7 +205,7 @@ class Wake:
         verdict = read_screen(tmux, pane.id)
         state = verdict.state if verdict is not None else None
         if state in (screen.BUSY, screen.QUEUED, screen.DRAFT) and self.hooks_live():
-            note(f"busy: arrives at {self.to.mailbox}'s next tool call or when its turn ends")
+            self.busy()
             return 0
         if state == screen.DIALOG:
             return self.not_woken(
@@ -270,7 +275,7 @@ class Wake:
             return self.not_woken(
                 "woken", f"could not leave the wake mark {box.wake}: {e.strerror or e}"
             )
-        note(f"woken by its plugin: {agent} in {pane} takes it when its session is idle")
+        note(f"{ROUTES[PLUGIN]}: {agent} in {pane} takes it when its session is idle")
         return 0
 
 
