@@ -30,3 +30,9 @@ HARNESS = Harness(
         extra={"empty": ("❯",)},
     ),
 )
+
+# Its config (`install/configs.py` finds it; `install/claude_json.py` is its format): settings.json
+# in `~/.claude`, and in `$CLAUDE_CONFIG_DIR` too when that names another directory.
+CONFIG_DIR = ".claude"
+CONFIG_DIR_VARIABLE = "CLAUDE_CONFIG_DIR"
+SETTINGS = "settings.json"

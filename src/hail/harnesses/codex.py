@@ -43,3 +43,9 @@ HARNESS = Harness(
         },
     ),
 )
+
+# Its config (`install/configs.py` finds it; `install/codex_toml.py` is its format): config.toml in
+# `$CODEX_HOME`, else in `~/.codex`, with hooks.json and hail's rule beside it.
+CONFIG_DIR = ".codex"
+HOME_VARIABLE = "CODEX_HOME"
+CONFIG = "config.toml"

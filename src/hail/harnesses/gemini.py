@@ -43,3 +43,9 @@ HARNESS = Harness(
         },
     ),
 )
+
+# Its config (`install/gemini_settings.py`): settings.json in `.gemini` under `$GEMINI_CLI_HOME`
+# (its own home for its files), else under the user's home.
+CONFIG_DIR = ".gemini"
+HOME_VARIABLE = "GEMINI_CLI_HOME"
+SETTINGS = "settings.json"

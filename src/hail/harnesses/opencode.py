@@ -22,3 +22,7 @@ HARNESS = Harness(
         extra={"end": ("╹▀",)},
     ),
 )
+
+# Its config (`install/opencode_plugin.py`): hail's plugin in its `plugins` folder, in its config
+# folder (named after it) under `$XDG_CONFIG_HOME`, else under `~/.config`.
+PLUGINS = "plugins"

@@ -14,6 +14,7 @@ import json
 import os
 from collections.abc import Mapping
 
+from hail.harnesses import opencode
 from hail.harnesses.opencode import HARNESS as OPENCODE
 from hail.install.hook_table import DEFAULT_PROGRAM, hook_specs
 
@@ -30,7 +31,7 @@ def plugin_dir(env: Mapping[str, str]) -> str:
     """`$XDG_CONFIG_HOME/opencode/plugins`, else `~/.config/opencode/plugins`: where opencode
     loads a user's plugins from."""
     config = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME", ""), ".config")
-    return os.path.join(config, OPENCODE.name, "plugins")  # its config folder, named after it
+    return os.path.join(config, OPENCODE.name, opencode.PLUGINS)
 
 
 def template() -> str:
