@@ -12,6 +12,7 @@ like click's, exit 1.
 from __future__ import annotations
 
 from hail.errors import UsageError
+from hail.harnesses import registry
 
 PARSER_TAIL = ". 'hail help' lists every command"
 
@@ -111,10 +112,10 @@ _SEND_USAGE = (
 )
 KINDS_WORDS = "ask fyi announce hold release"
 #: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads.
-DELIVER_FORMATS = ("claude", "codex", "gemini", "opencode")
+DELIVER_FORMATS = registry.NAMES
 DELIVER_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
 #: `listen --format`: the harnesses whose waiter hook hail runs (Claude Code's asyncRewake).
-LISTEN_FORMATS = ("claude",)
+LISTEN_FORMATS = registry.LISTENING
 
 #: Every verb, in the help map's order. None of these names can be a seat.
 TABLE: tuple[Verb, ...] = (
@@ -219,11 +220,11 @@ TABLE: tuple[Verb, ...] = (
         "Receive",
         (
             (
-                "listen --format claude",
+                f"listen --format {LISTEN_FORMATS[0]}",
                 "Claude Code's waiter hook: wakes an idle session for a send",
             ),
         ),
-        opts=(Opt("--format", LISTEN_FORMATS, "claude"),),
+        opts=(Opt("--format", LISTEN_FORMATS, LISTEN_FORMATS[0]),),
         lean=True,
     ),
     Verb(

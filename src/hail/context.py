@@ -156,14 +156,14 @@ class Ctx:
         self.bind(found)
         return found
 
-    def reading_mailboxes(self, seat: Seat, *, codex_format: bool = False) -> list[str]:
+    def reading_mailboxes(self, seat: Seat, *, shared_daemon: bool = False) -> list[str]:
         """The mailboxes this process reads: its pane's sub-seat first (when it exists), then the seat.
 
         Codex runs every command from one shared daemon whose TMUX_PANE is another pane's, so a
-        process run by Codex, or a hook told `--format codex`, reads only the seat [docs/seats.md
-        "Shared directories and sub-seats"].
+        process run by Codex, or a hook of a harness with such a daemon (`--format codex`), reads
+        only the seat [docs/seats.md "Shared directories and sub-seats"].
         """
-        sub = "" if codex_format else self.sub_seat(seat)
+        sub = "" if shared_daemon else self.sub_seat(seat)
         if sub and self.store.mailbox(sub).exists():
             return [sub, seat.name]
         return [seat.name]

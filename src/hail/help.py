@@ -4,6 +4,38 @@ test checks)."""
 from __future__ import annotations
 
 from hail import argv, policy
+from hail.harnesses import base, registry
+
+
+def _hook_lines() -> str:
+    """The receive page's hook lines, from the harness records: those with hail's own event names
+    share the lines, the others say theirs."""
+    harnesses = registry.every()
+    shared = "|".join(h.name for h in harnesses if h.shared_events)
+    waiter = registry.get(registry.LISTENING[0])
+    lines = [
+        f"  UserPromptSubmit   hail deliver --format {shared}",
+        f"  PostToolUse        hail deliver --format {shared} --event PostToolUse",
+        f"  Stop               hail deliver --format {shared} --event Stop",
+        f"  SessionStart, Stop hail listen --format {waiter.name} ({waiter.title}: wakes an idle"
+        " session, nothing typed)",
+    ]
+    for h in harnesses:
+        if h.shared_events:
+            continue
+        if h.wake == base.PLUGIN:
+            lines.append(
+                f"{h.title} runs them from hail's plugin (--format {h.name}), which also wakes its"
+                " idle session itself."
+            )
+            continue
+        events = [h.event_name(e) for e in ("SessionStart", *argv.DELIVER_EVENTS)]
+        lines.append(
+            f"{h.title} runs the same as {', '.join(events[:-1])} and {events[-1]} with"
+            f" --format {h.name};"
+        )
+    return "\n".join(lines)
+
 
 SEND = f"""\
 hail send — a message to another agent's seat
@@ -133,12 +165,7 @@ hail receive — how mail reaches an agent
 
 The hooks installed by hail setup deliver message bodies into the agent's context:
   SessionStart       hail brief --hook
-  UserPromptSubmit   hail deliver --format claude|codex
-  PostToolUse        hail deliver --format claude|codex --event PostToolUse
-  Stop               hail deliver --format claude|codex --event Stop
-  SessionStart, Stop hail listen --format claude (Claude Code: wakes an idle session, nothing typed)
-Gemini CLI runs the same as SessionStart, BeforeAgent, AfterTool and AfterAgent with --format gemini;
-opencode runs them from hail's plugin (--format opencode), which also wakes its idle session itself.
+{_hook_lines()}
 A busy agent gets its mail at its next tool call (PostToolUse) or when its turn ends (Stop: the agent
 goes on with the mail, at most {policy.STOP_BLOCKS_MAX} times in a row, then its turn ends and the mail waits).
 
@@ -252,7 +279,7 @@ Environment
   HAIL_ENVELOPE_MAX     headline cap in characters (default {policy.DEFAULT_ENVELOPE_MAX}; {policy.MIN_ENVELOPE_MAX} to {policy.MAX_ENVELOPE_MAX})
   HAIL_SOCKET           tmux socket (default: $TMUX, else tmux's default server)
   HAIL_SEAT             a seat name, used only where the directory names none
-  HAIL_AGENT_COMMANDS   commands that count as agents (default claude,codex,gemini,opencode)
+  HAIL_AGENT_COMMANDS   commands that count as agents (default {",".join(registry.NAMES)})
   HAIL_DEBUG            1: an unexpected error prints its traceback to stderr
   HAIL_HOST, HAIL_SSH   this machine's name, the ssh command line (hail help machines)
   XDG_STATE_HOME        the state root's parent

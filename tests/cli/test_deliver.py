@@ -23,6 +23,7 @@ import pytest
 
 from hail import policy
 from hail.context import Ctx
+from hail.harnesses import registry
 from hail.hooks.brief import brief_hook
 from hail.hooks.deliver import deliver
 from hail.message import render
@@ -938,3 +939,30 @@ def test_a_stop_that_lets_the_turn_end_marks_the_mailbox_until_another_hook_runs
     assert not box.turn_ending(), "a Stop that makes the agent go on leaves no mark"
     assert stop(world).stdout == ""
     assert box.turn_ending()
+
+
+def harness_modules(proc: subprocess.CompletedProcess[str]) -> set[str]:
+    """The modules of `hail.harnesses` a run imported, from its `-X importtime` lines."""
+    modules = {
+        line.split("|")[-1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    return {m.rsplit(".", 1)[1] for m in modules if m.startswith("hail.harnesses.")}
+
+
+@pytest.mark.parametrize("harness", registry.NAMES)
+@pytest.mark.parametrize("event", ["UserPromptSubmit", "PostToolUse", "Stop"])
+def test_a_hook_loads_only_its_own_harness(world: World, harness: str, event: str) -> None:
+    """Each harness's hook imports that harness's module and no other's (`harnesses/registry`)."""
+    proc = run_fast_verb(
+        world, ["-X", "importtime"], ("deliver", "--format", harness, "--event", event)
+    )
+    assert proc.returncode == 0 and "a body" in proc.stdout, proc  # the hook went all the way
+    assert harness_modules(proc) == {"registry", "base", harness}
+
+
+def test_gemini_s_session_start_brief_loads_only_gemini(world: World) -> None:
+    proc = run_fast_verb(world, ["-X", "importtime"], ("brief", "--hook", "--format", "gemini"))
+    assert proc.returncode == 0 and proc.stdout.startswith('{"hookSpecificOutput"'), proc
+    assert harness_modules(proc) == {"registry", "base", "gemini"}

@@ -623,7 +623,7 @@ def test_three_programs_in_turn_leave_one_copy_of_each_hook_naming_the_last(sw: 
     last = programs[-1]
     claude, codex = _all_commands(sw)
     for harness, commands in (("claude", claude), ("codex", codex)):
-        for event in wanted_hooks(harness, last):  # type: ignore[arg-type]
+        for event in wanted_hooks(harness, last):
             # every hook of that event once (SessionStart and Stop carry Claude's waiter too)
             want = [s.command(last) for s in hook_specs(harness) if s.event == event]
             hails = [c for c in commands[event] if c.split()[0] in programs]

@@ -66,7 +66,7 @@ def evaluate(config: str, package: str = PACKAGE) -> dict[str, Any]:
 def merged(harness: str, user: dict[str, list[Any]], program: str = PROGRAM) -> dict[str, Any]:
     """The user's hooks with hail's groups after them, event by event."""
     hooks = {event: list(groups) for event, groups in user.items()}
-    for event, groups in hook_groups(harness, program).items():  # type: ignore[arg-type]
+    for event, groups in hook_groups(harness, program).items():
         hooks.setdefault(event, []).extend(groups)
     return hooks
 

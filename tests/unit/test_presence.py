@@ -81,9 +81,9 @@ def test_a_wake_asked_in_the_tick_of_the_last_hook_is_pending(tmp_path: Path) ->
     box = Store(str(tmp_path / "hail")).mailbox("worker")
     os.makedirs(box.path)
     box.touch_hooked()
-    presence.ask_wake(box)
+    box.ask_wake()
     same = os.stat(box.hooked).st_mtime_ns
     os.utime(os.path.join(box.path, "wake"), ns=(same, same))
-    assert presence.wake_pending(box)
+    assert box.wake_pending()
     os.utime(box.hooked, ns=(same + 1_000_000, same + 1_000_000))
-    assert not presence.wake_pending(box), "a hook after the wake took what was unread"
+    assert not box.wake_pending(), "a hook after the wake took what was unread"

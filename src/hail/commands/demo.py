@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from hail import policy
+from hail.harnesses.claude import HARNESS as CLAUDE
 from hail.output import emit
 from hail.transport.tmux import Tmux, TmuxError
 
@@ -120,7 +121,7 @@ def _clean_env(env: Mapping[str, str], root: str) -> dict[str, str]:
         TMUX_TMPDIR=os.path.join(root, "tmux"),
         TERM="xterm-256color",
         HAIL_AGENT_COMMANDS=AGENT_NAME,
-        HAIL_DEMO_HOOK=shlex.join([*hail_command(), "deliver", "--format", "claude"]),
+        HAIL_DEMO_HOOK=shlex.join([*hail_command(), "deliver", "--format", CLAUDE.name]),
     )
     keep.setdefault("PATH", os.defpath)
     return keep

@@ -16,6 +16,12 @@ from hail.output import emit, flush, note, warn
 from hail.seat import parse_target
 from hail.store import fs, records
 from hail.store.message import render
+from hail.transport.wake_policy import (
+    Wake,
+    look_first,
+    native_first,
+    report_not_woken,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,11 +29,7 @@ if TYPE_CHECKING:
 
     from hail.route import Route, Sender
     from hail.seat import Addr, Seat
-    from hail.transport.native import Native
-    from hail.transport.panes import Pane
-    from hail.transport.screen import Verdict
     from hail.transport.tmux import Tmux
-    from hail.transport.wake import WakeResult
 
 _SPAN_UNIT = {"m": 60, "h": 3600, "d": 86400}
 
@@ -290,7 +292,7 @@ def is_quiet(ctx: Ctx, kind: str, mailbox: str) -> bool:
     interrupting."""
     if kind != "fyi":
         return False
-    return hooks_live(ctx, mailbox)
+    return ctx.store.mailbox(mailbox).hooks_live(ctx.now())
 
 
 # --- post and record ---------------------------------------------------------------------------
@@ -442,39 +444,6 @@ def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, hea
     )
 
 
-# --- report ------------------------------------------------------------------------------------
-
-
-def not_woken_tail(ctx: Ctx, to: Route) -> str:
-    root = ctx.store.bound_root(to.seat)
-    if root is not None and not os.path.exists(root):
-        return (
-            f". Its workspace {root} is gone, so no hook will read it; do not resend "
-            "(hail doctor lists such seats)"
-        )
-    if hooks_live(ctx, to.mailbox):
-        return "; do not resend: it arrives with their next prompt or tool call"
-    where = root if root is not None else "its seat"
-    return (
-        f". No hook has read {to.mailbox} lately, so it waits until someone runs hail inbox in "
-        f"{where}. If its agent works from another directory, hail seats shows where; do not resend."
-    )
-
-
-def not_typed_reason(ctx: Ctx, to: Route, tmux: Tmux | None) -> str:
-    """Why nothing was typed: the route's reason, or why tmux did not answer (a sandbox, say)."""
-    if tmux is not None:
-        return to.reason or "no tmux server"
-    from hail.transport.tmux import unreachable_reason
-
-    return unreachable_reason(ctx.env)
-
-
-def report_not_woken(ctx: Ctx, to: Route, verb: str, reason: str) -> int:
-    note(f"delivered to {to.mailbox}'s inbox; not {verb} ({reason}){not_woken_tail(ctx, to)}")
-    return NOT_WOKEN
-
-
 # --- the pipeline ------------------------------------------------------------------------------
 
 
@@ -511,8 +480,9 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     quiet = is_quiet(ctx, kind, to.mailbox) and not thread.is_reply  # a reply wakes its asker
     capped = not quiet and thread.capped(kind)
     wake_pane = None if args.no_wake or quiet or capped else to.wake
-    native = by_records[2] if by_records else _native_first(ctx, args, tmux, wake_pane, to.mailbox)
-    verdict = None if native is not None else _look_first(tmux, wake_pane)  # a dialog: exit 4
+    submit = not args.no_submit
+    native = by_records[2] if by_records else native_first(ctx, tmux, wake_pane, to.mailbox, submit)
+    verdict = None if native is not None else look_first(tmux, wake_pane)  # a dialog: exit 4
     letter = Letter(kind, draft, args.re or "", scope, span, args.peer.id if args.peer else "")
     msg_id, until = post(ctx, who, to, letter, thread.headers())
     filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
@@ -529,15 +499,10 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
         return report_not_woken(ctx, to, "typed", conversation.capped_reason(thread.chain))
     if args.no_wake:
         return report_not_woken(ctx, to, "typed", "--no-wake")
-    if native is None and (wake_pane is None or tmux is None):
-        return report_not_woken(ctx, to, "typed", not_typed_reason(ctx, to, tmux))
     head = envelope.Head(kind=kind, sender=who.from_, reply=who.reply, id=msg_id,
                          headline=draft.headline, re=args.re or "", scope=scope, until=until)  # fmt: skip
     line = envelope.render(head, has_body=draft.body is not None)
-    if native is not None:
-        return native_and_report(ctx, args, kind, to, msg_id, line, (tmux, native))
-    assert tmux is not None and wake_pane is not None
-    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, wake_pane, verdict))
+    return Wake(ctx, to, kind, msg_id, line, submit=submit).take(tmux, wake_pane, native, verdict)
 
 
 def _survey_route(
@@ -574,293 +539,3 @@ def _draft(kind: str, args: SendArgs, stdin_text: str | None, cap: int) -> Draft
     raw_headline, body = split_input(args.headline, stdin_text)
     body = with_body_argument(args.body, body)
     return compose(kind, raw_headline, body, cap)
-
-
-def _native_first(
-    ctx: Ctx, args: SendArgs, tmux: Tmux | None, pane: Pane | None, mailbox: str
-) -> Native | None:
-    """The pane's native wake, when it has one and the send may use it (`--no-submit` asks for
-    typing). Nothing is typed on it, so a dialog does not refuse the send."""
-    if pane is None or tmux is None or args.no_submit:
-        return None
-    from hail.transport.native import find, learn
-
-    found = find(ctx, pane, mailbox)
-    if found is not None:
-        learn(ctx, found)
-    return found
-
-
-def _look_first(tmux: Tmux | None, pane: Pane | None) -> Verdict | None:
-    """The wake pane's screen before anything is written (`wake.look`), when it is to be woken."""
-    if pane is None or tmux is None:
-        return None
-    from hail.transport.wake import look
-
-    return look(tmux, pane.id)
-
-
-def wake_and_report(
-    ctx: Ctx,
-    args: SendArgs,
-    kind: str,
-    to: Route,
-    msg_id: str,
-    line: str,
-    where: tuple[Tmux, Pane, Verdict | None],
-) -> int:
-    """Type the envelope if the screen allows it; the exit status and what stderr says."""
-    from hail.transport.wake import wake
-
-    tmux, pane, verdict = where
-    inline = InlineFiling(ctx, to.mailbox, msg_id) if kind in policy.CONTROL_KINDS else None
-
-    def attempt(verdict: Verdict | None) -> WakeResult:
-        result = wake(
-            tmux,
-            pane,
-            line,
-            verdict,
-            submit=not args.no_submit,
-            before_enter=inline.file if inline else None,
-        )
-        if inline is not None and not result.submitted:
-            inline.undo()
-        return result
-
-    result = attempt(verdict)
-    if result.native:
-        return _wake_by_plugin(ctx, to, pane.agent or "", pane.id, msg_id)
-    if result.busy and hooks_live(ctx, to.mailbox):
-        settled = screen_after_turn_end(ctx, tmux, pane.id, to.mailbox, msg_id)
-        if settled is not None:
-            result = attempt(settled)
-    if result.busy:
-        if hooks_live(ctx, to.mailbox):
-            note(f"busy: arrives at {to.mailbox}'s next tool call or when its turn ends")
-            return 0
-        return report_not_woken(ctx, to, "typed", f"{pane.id} is busy")
-    if result.reason:
-        return report_not_woken(ctx, to, "submitted" if result.typed else "typed", result.reason)
-    note(f"typed: into {pane.id}" + ("" if result.submitted else " (not submitted: --no-submit)"))
-    return 0
-
-
-# --- the native routes [docs/transport.md "Routes"] --------------------------------------------
-#
-# Between turns (hail's hook records say so) the wake goes native, with nothing typed, and the send
-# exits 0. During a turn nothing is woken or queued: PostToolUse and Stop carry the mail (exit 0,
-# `busy`), and the screen is read only for what the records cannot tell: a dialog that holds the
-# turn (exit 5: it arrives once a person answers it), and a turn the person interrupted, which ran
-# no Stop (its composer is idle again: typed as before).
-
-
-def native_and_report(
-    ctx: Ctx,
-    args: SendArgs,
-    kind: str,
-    to: Route,
-    msg_id: str,
-    line: str,
-    where: tuple[Tmux | None, Native],
-) -> int:
-    """Wake natively when the session is between turns; else judge the turn by its screen."""
-    from hail.transport import native as routes
-
-    tmux, found = where
-    if found.plugin is not None:
-        return _wake_by_plugin(ctx, to, "opencode", found.pane_id, msg_id)
-    if routes.between_turns(ctx, found, to.mailbox):
-        typed = _type_for_no_daemon(ctx, args, kind, to, msg_id, line, (tmux, found))
-        if typed is not None:
-            return typed
-        failure = _wake_natively(ctx, kind, to, msg_id, line, found)
-        if not failure:
-            note(routes.route_line(found, to.mailbox))
-            return 0
-        note(f"{failure}; typing instead")
-    tmux, pane = surveyed(ctx, tmux, found)
-    if tmux is None or pane is None:
-        return report_not_woken(ctx, to, "typed", f"no tmux pane {found.pane_id} answers")
-    from hail.transport import screen
-    from hail.transport.wake import read_screen
-
-    verdict = read_screen(tmux, pane.id)
-    state = verdict.state if verdict is not None else None
-    if state in (screen.BUSY, screen.QUEUED, screen.DRAFT) and hooks_live(ctx, to.mailbox):
-        note(f"busy: arrives at {to.mailbox}'s next tool call or when its turn ends")
-        return 0
-    if state == screen.DIALOG:
-        return report_not_woken(
-            ctx,
-            to,
-            "typed",
-            f"a dialog in {pane.id} holds its turn; it arrives with the next tool call once "
-            "the dialog is answered",
-        )
-    # No Stop ended the turn (the person interrupted it) or the queue failed: the screen decides.
-    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, pane, verdict))
-
-
-def _wake_natively(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native) -> str:
-    """Signal the session's waiter or queue on its Codex thread; "" once done, else why not."""
-    from hail.transport import native as routes
-
-    if found.waiter is None:
-        return _queue(ctx, kind, to, msg_id, line, found)
-    if routes.wake_waiter(ctx, found.waiter, to.mailbox):
-        return ""
-    return f"process {found.waiter.pid} is no waiter of {to.mailbox}'s Claude Code"
-
-
-def _type_for_no_daemon(
-    ctx: Ctx,
-    args: SendArgs,
-    kind: str,
-    to: Route,
-    msg_id: str,
-    line: str,
-    where: tuple[Tmux | None, Native],
-) -> int | None:
-    """A Codex without its daemon reads its queue only every 10 s: into its idle, empty composer
-    the envelope is typed instead (under a second), as before the native routes. None, and the
-    queue takes it, over anything else: a person's draft is never typed over."""
-    tmux, found = where
-    if found.thread is None or found.thread.daemon:
-        return None
-    tmux, pane = surveyed(ctx, tmux, found)
-    if tmux is None or pane is None:
-        return None
-    from hail.transport import screen
-    from hail.transport.wake import read_screen
-
-    verdict = read_screen(tmux, pane.id)
-    if verdict is None or verdict.state != screen.IDLE:
-        return None
-    return wake_and_report(ctx, args, kind, to, msg_id, line, (tmux, pane, verdict))
-
-
-def surveyed(ctx: Ctx, tmux: Tmux | None, found: Native) -> tuple[Tmux | None, Pane | None]:
-    """The tmux server and the route's pane, surveyed now when the route came from hail's records
-    and the screen must decide after all (a turn began meanwhile, or the queue failed)."""
-    if tmux is not None and found.pane is not None:
-        return tmux, found.pane
-    from hail import route as routing
-
-    tmux, panes = routing.reach_or_none(ctx)
-    return tmux, panes.get(found.pane_id) if panes is not None else None
-
-
-def _queue(ctx: Ctx, kind: str, to: Route, msg_id: str, line: str, found: Native) -> str:
-    """Queue the envelope on the Codex thread; "" once queued. A control kind is complete in its
-    envelope: filed `inline` before the queue takes it, as when it is typed, and given back unread
-    if the queue refused it."""
-    from hail.transport.codex_queue import queue
-
-    assert found.thread is not None
-    inline = InlineFiling(ctx, to.mailbox, msg_id) if kind in policy.CONTROL_KINDS else None
-    if inline is not None:
-        inline.file()
-    failure = queue(ctx, found.thread, found.tui, line)
-    if failure and inline is not None:
-        inline.undo()
-    return failure
-
-
-#: The file in a mailbox a send renames into place to wake an agent that wakes itself (opencode's
-#: plugin watches for it) [docs/hooks.md "opencode"].
-WAKE_MARK = "wake"
-
-
-def _wake_by_plugin(ctx: Ctx, to: Route, agent: str, pane: str, msg_id: str) -> int:
-    """An agent that wakes itself (opencode): leave the mark its plugin watches for, once a hook
-    of a plugin that watches ran lately. A sub-seat made by this very send has had no hook yet:
-    its seat's plugin, which watches every mailbox its pane reads, counts."""
-    if not (plugin_watches(ctx, to.mailbox) or plugin_watches(ctx, to.seat)):
-        hooked = hooks_live(ctx, to.mailbox) or hooks_live(ctx, to.seat)
-        return report_not_woken(ctx, to, "typed", native_reason(agent, pane, hooked=hooked))
-    # The plugin watches for this mark, not for new mail: a quiet fyi, a capped or --no-wake send
-    # files mail without it, and so wakes nobody.
-    mark = os.path.join(ctx.store.mailbox(to.mailbox).path, WAKE_MARK)
-    try:
-        fs.write_atomic(mark, msg_id)
-    except OSError as e:
-        reason = f"could not leave the wake mark {mark}: {e.strerror or e}"
-        return report_not_woken(ctx, to, "woken", reason)
-    note(f"woken by its plugin: {agent} in {pane} takes it when its session is idle")
-    return 0
-
-
-def native_reason(agent: str, pane: str, *, hooked: bool = False) -> str:
-    if hooked:
-        return (
-            f"{agent} in {pane} wakes itself on new mail, but hail's plugin there does not"
-            " watch this mailbox (an older plugin, or its watch failed): run hail setup, then "
-            "restart it"
-        )
-    return (
-        f"{agent} in {pane} wakes itself on new mail, but hail's plugin has not run for this"
-        " seat in 7 days: run hail setup, then restart it"
-    )
-
-
-def plugin_watches(ctx: Ctx, mailbox: str) -> bool:
-    """A hook of a plugin that watches this mailbox ran within HOOKED_FRESH_DAYS."""
-    return _fresh(ctx, ctx.store.mailbox(mailbox).watched_at())
-
-
-class InlineFiling:
-    """A control kind's envelope carries all of it: once typed, its file is claimed `inline`
-    (before Enter, so the prompt hook it triggers does not deliver it a second time), and given
-    back unread if the envelope was not submitted, so the hooks deliver it instead."""
-
-    __slots__ = ("box", "claimed", "msg_id")
-
-    def __init__(self, ctx: Ctx, mailbox: str, msg_id: str) -> None:
-        self.box = ctx.store.mailbox(mailbox)
-        self.msg_id = msg_id
-        self.claimed: str | None = None
-
-    def file(self) -> None:
-        self.claimed = self.box.claim(self.msg_id, "inline")
-
-    def undo(self) -> None:
-        if self.claimed is not None:
-            self.box.give_back(self.claimed)
-            self.claimed = None
-
-
-def screen_after_turn_end(
-    ctx: Ctx, tmux: Tmux, pane: str, mailbox: str, msg_id: str
-) -> Verdict | None:
-    """A client redraws its idle composer only after its Stop hook, up to a few tenths of a second
-    on a loaded machine: a busy screen whose Stop hook already looked for mail and let the turn
-    end would leave a message filed meanwhile for the next prompt. So while the mailbox says its
-    turn is ending, wait for the screen to settle. Its verdict then, or None: no turn is ending, a
-    hook took the message, another hook ran (its turn goes on), or it stayed busy."""
-    import time
-
-    from hail.transport import screen
-    from hail.transport.wake import read_screen
-
-    box = ctx.store.mailbox(mailbox)
-    deadline = time.monotonic() + policy.TURN_END_WAIT
-    while box.turn_ending() and box.is_unread(msg_id):
-        verdict = read_screen(tmux, pane)
-        if verdict is not None and verdict.state not in (screen.BUSY, screen.QUEUED):
-            return verdict
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(policy.TYPE_POLL_SECONDS)
-    return None
-
-
-def hooks_live(ctx: Ctx, mailbox: str) -> bool:
-    """A hook read this mailbox within HOOKED_FRESH_DAYS: a busy agent's hooks will carry the
-    message."""
-    return _fresh(ctx, ctx.store.mailbox(mailbox).hooked_at())
-
-
-def _fresh(ctx: Ctx, mark: float | None) -> bool:
-    """A mark set within HOOKED_FRESH_DAYS."""
-    return mark is not None and ctx.now() - mark < policy.HOOKED_FRESH_SECONDS

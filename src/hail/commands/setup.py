@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from hail.errors import StateError, UsageError
+from hail.harnesses import registry
 from hail.install import managed
 from hail.install.codex_hooks_json import HooksElsewhere
 from hail.install.codex_toml import codex_untrusted
@@ -34,16 +35,7 @@ from hail.install.plan import Plan, hail_hooks_json, merged
 from hail.install.program import hook_program
 from hail.install.write import install
 
-#: What to do after a write, per harness [docs/commands.md "setup"].
-NEXT_STEP: dict[Harness, str] = {
-    "claude": "a new session picks it up",
-    "gemini": "a new session picks it up",
-    "opencode": "opencode loads it when it next starts",
-    "codex": (
-        "run hail setup --trust-codex (or /hooks in Codex) once to trust the changed hooks;"
-        " a new session picks them up"
-    ),
-}
+#: What to do after a write is each harness's `next_step` [docs/commands.md "setup"].
 #: After writing hail's Codex rule: Codex reads rules when it starts.
 NEXT_STEP_RULE = "a new Codex session may run hail outside its sandbox"
 #: The note when `--trust-codex` recorded the trust itself, so no `/hooks` review is due.
@@ -201,7 +193,9 @@ def _write(run: _Run, plan: Plan) -> None:
 
 
 def _summarise(run: _Run, files: list[ConfigFile]) -> None:
-    harnesses = sorted({c.harness for c in files if c.installed}) or ["claude", "codex"]
+    harnesses = sorted({c.harness for c in files if c.installed}) or [
+        h.name for h in registry.every() if h.shared_events
+    ]
     for line in summary(harnesses, run.program):
         run.say(line)
     if run.untrusted:
@@ -258,32 +252,23 @@ def _check_program(program: str) -> None:
         )
 
 
-#: The harnesses whose hooks have the same events; the others' are listed under their own names.
-SHARED_EVENTS = ("claude", "codex")
-NAMES: dict[Harness, str] = {
-    "claude": "Claude Code",
-    "codex": "Codex",
-    "gemini": "Gemini CLI",
-    "opencode": "opencode",
-}
-
-
 def summary(harnesses: list[Harness], program: str) -> list[str]:
     """The trailing lines after a run (not with --check): the hooks every handled file now has,
     one per event, the harness's name in the arguments shown as `claude|codex`."""
-    shared = [h for h in harnesses if h in SHARED_EVENTS]
+    # The harnesses whose hooks have the same events; the others' are listed under their names.
+    shared = [h for h in harnesses if registry.get(h).shared_events]
     lines: dict[tuple[str, str], str] = {}
     for harness in harnesses:
         for spec in hook_specs(harness):
             event, args = spec.event, list(spec.args)
-            if harness in SHARED_EVENTS:
+            if harness in shared:
                 # A hook only one harness has (Claude Code's waiter) names that harness alone.
                 having = [
                     h for h in shared if any(s.args[0] == spec.args[0] for s in hook_specs(h))
                 ]
                 args = ["|".join(having) if arg == harness else arg for arg in args]
             else:
-                event = f"{NAMES[harness]} {spec.event}"
+                event = f"{registry.get(harness).title} {spec.event}"
             lines.setdefault((event, spec.args[0]), f"      {event}: {' '.join([program, *args])}")
     return list(lines.values())
 
@@ -291,9 +276,9 @@ def summary(harnesses: list[Harness], program: str) -> list[str]:
 def _next_step(cfg: ConfigFile, trust_codex: bool) -> str:
     if cfg.kind is ConfigKind.CODEX_RULE:
         return NEXT_STEP_RULE
-    if cfg.harness == "codex" and trust_codex:
+    if trust_codex and cfg.kind in (ConfigKind.CODEX_CONFIG, ConfigKind.CODEX_HOOKS_JSON):
         return NEXT_STEP_TRUSTED
-    return NEXT_STEP[cfg.harness]
+    return registry.get(cfg.harness).next_step
 
 
 def _confirm(question: str, out: TextIO, stdin: TextIO) -> bool:

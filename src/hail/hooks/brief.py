@@ -14,6 +14,7 @@ import os
 
 from hail import ids, policy
 from hail.context import Ctx
+from hail.harnesses import registry
 from hail.hooks import protocol
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs, records
@@ -78,7 +79,7 @@ def brief_hook(*, all_: bool, fmt: str | None = None) -> int:
         protocol.log_error(ctx.store if ctx else None, "brief", exc)
         return 0
     if text:
-        if fmt == "gemini":
+        if fmt and registry.get(fmt).brief_as_hook_json:
             text = protocol.hook_json("SessionStart", text.rstrip("\n"), fmt) + "\n"
         try:
             protocol.write_stdout(text)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from hail import policy
 from hail.context import Ctx
+from hail.harnesses import registry
+from hail.harnesses.base import HOOK_JSON, PLUGIN, QUEUE, TYPE
 from hail.hooks import protocol
 from hail.store.maildir import Claims, claim_within_budget, not_yours
 
@@ -117,7 +119,9 @@ class _Run:
 
     def _open(self, ctx: Ctx, seat: Seat) -> None:
         """Bind the seat, name its mailboxes, and leave the marks this call sets."""
-        self.mailboxes = ctx.reading_mailboxes(seat, codex_format=self.fmt == "codex")
+        harness = registry.get(self.fmt) if self.fmt is not None else None
+        shared = harness is not None and harness.shared_daemon
+        self.mailboxes = ctx.reading_mailboxes(seat, shared_daemon=shared)
         ctx.store.check_trusted(self.mailboxes)  # another user's state: logged, nothing delivered
         ctx.store.ensure()
         ctx.store.bind(seat)
@@ -132,9 +136,10 @@ class _Run:
             # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
             # it could write any prompt, and only the harness's hook reports what a person typed.
             ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
-        if self.fmt == "codex" and self.event == "UserPromptSubmit" and not ctx.in_tool_call:
+        route = harness.wake if harness is not None and not ctx.in_tool_call else TYPE
+        if route == QUEUE and self.event == "UserPromptSubmit":
             _note_codex_thread(ctx, self.mailboxes[0], self.payload.data)
-        if self.fmt == "opencode" and not ctx.in_tool_call:
+        if route == PLUGIN:
             _note_opencode(ctx, self.mailboxes[0])
 
     def _stop_may_block(self, ctx: Ctx) -> bool:
@@ -155,9 +160,10 @@ class _Run:
     def _output(self, text: str) -> str:
         """The text as the harness reads it: a Stop's block, hook JSON, or plain by hand and for
         opencode, whose plugin adds the text itself [docs/hooks.md "opencode"]."""
-        if self.guard is not None and self.fmt != "opencode":
+        output = registry.get(self.fmt).output if self.fmt is not None else None
+        if self.guard is not None and output in (None, HOOK_JSON):
             return protocol.stop_json(text)
-        if self.fmt in (None, "opencode"):
+        if output != HOOK_JSON:
             return text
         return protocol.hook_json(self.event, text, self.fmt)
 

@@ -33,7 +33,7 @@ import time
 
 from hail import policy
 from hail.hooks import protocol
-from hail.store import fs, presence
+from hail.store import presence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -204,14 +204,14 @@ class Listener:
             return False  # a turn runs: its PostToolUse and Stop hooks carry the mail
         for name in self.me.mailboxes:
             box = store.mailbox(name)
-            if presence.wake_pending(box) and box.unread_count() and self.unserved(box):
+            if box.wake_pending() and box.unread_count() and self.unserved(box):
                 return True
         return False
 
     def unserved(self, box: Mailbox) -> bool:
         """The wake was asked after the replaced waiter woke the session (else that wake is
         on its way, and a second would start a second turn)."""
-        asked = fs.mtime(os.path.join(box.path, "wake"))
+        asked = box.wake_asked_at()
         return asked is not None and asked > self.served
 
     def fire(self) -> int:

@@ -284,19 +284,12 @@ def json_string(text: str) -> str:
     return '"' + out + '"'
 
 
-#: Gemini CLI's names for the events hail hooks [docs/hooks.md "Gemini CLI"].
-GEMINI_EVENTS = {
-    "SessionStart": "SessionStart",
-    "UserPromptSubmit": "BeforeAgent",
-    "PostToolUse": "AfterTool",
-    "Stop": "AfterAgent",
-}
-
-
 def hook_json(event: str, text: str, fmt: str | None = None) -> str:
     """`{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, compact, UTF-8 raw;
-    the event under the harness's own name."""
-    name = GEMINI_EVENTS.get(event, event) if fmt == "gemini" else event
+    the event under the harness's own name (Gemini CLI's differ) [docs/hooks.md "Gemini CLI"]."""
+    from hail.harnesses import registry
+
+    name = registry.get(fmt).event_name(event) if fmt else event
     return (
         '{"hookSpecificOutput":{"hookEventName":'
         + json_string(name)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hail.errors import StateError
+from hail.harnesses.codex import HARNESS as CODEX
 from hail.install import gemini_settings, managed, opencode_plugin
 from hail.install.codex_hooks_json import HooksElsewhere
 from hail.install.codex_rules import rule_paths_in
@@ -60,7 +61,7 @@ def _file_lines(cfg: ConfigFile, env: Mapping[str, str]) -> list[CheckLine]:
     if cfg.kind is ConfigKind.OPENCODE_PLUGIN:
         return [("ok", f"opencode plugin current ({cfg.path})")]
     lines: list[CheckLine] = [("ok", f"{cfg.name} hooks current ({cfg.path})")]
-    if cfg.harness == "codex":
+    if cfg.harness == CODEX.name:
         untrusted = codex_untrusted(text, cfg.trust_path, program)
         if untrusted:
             lines.append(("note", _untrusted_note(untrusted, cfg.path)))
@@ -113,7 +114,7 @@ def installed_hook_programs(env: Mapping[str, str]) -> list[tuple[ConfigFile, st
     for cfg in config_files(env):
         if cfg.installed and cfg.kind.holds_hooks:
             places = [cfg.path]
-            if cfg.harness == "codex":
+            if cfg.harness == CODEX.name:
                 places.insert(0, hooks_json(cfg).path)
             program = next(
                 (p for p in (managed.hail_program(cfg.harness, at) for at in places) if p), None

@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping, MutableSequence
 from typing import cast
 
+from hail.harnesses.claude import HARNESS as CLAUDE
 from hail.install.config_text import TOO_DEEP, ExactJson
 from hail.install.hook_table import (
     DEFAULT_PROGRAM,
@@ -79,7 +80,7 @@ def merge_claude(
     text: str,
     wanted: Mapping[str, str] | None = None,
     program: str = DEFAULT_PROGRAM,
-    harness: Harness = "claude",
+    harness: Harness = CLAUDE.name,
 ) -> str:
     """Merge hail's hooks into the text of Claude Code's settings.json (or of another harness's
     settings of the same shape: Gemini CLI's).

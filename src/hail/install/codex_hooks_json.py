@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
 
+from hail.harnesses.codex import HARNESS as CODEX
 from hail.install.claude_json import claude_handlers, merge_json, parse_json
 from hail.install.codex_trust import CodexHook, wanted_codex_hooks
 from hail.install.hook_table import DEFAULT_PROGRAM, wanted_hooks
@@ -23,7 +24,7 @@ CODEX_HOOKS_JSON = "hooks.json"
 def merge_codex_json(text: str, program: str = DEFAULT_PROGRAM) -> str:
     """Merge hail's hooks into the text of Codex's hooks.json: Codex's groups, in Claude Code's
     JSON shape (`{"hooks": {"<Event>": [groups]}}`), kept as `merge_claude` keeps settings.json."""
-    return merge_json("codex", text, wanted_hooks("codex", program), program)
+    return merge_json(CODEX.name, text, wanted_hooks(CODEX.name, program), program)
 
 
 @dataclass(frozen=True)
@@ -52,5 +53,5 @@ def codex_json_holds_hail(text: str, program: str = DEFAULT_PROGRAM) -> bool:
     _, root = parse_json(text)
     hooks = root.get("hooks")
     return isinstance(hooks, dict) and holds_hail(
-        "codex", cast(Mapping[str, object], hooks), program, claude_handlers
+        CODEX.name, cast(Mapping[str, object], hooks), program, claude_handlers
     )

@@ -19,6 +19,7 @@ from tomlkit.container import Container, OutOfOrderTableProxy
 from tomlkit.items import AoT, Array, Item, Table
 from tomlkit.toml_document import TOMLDocument
 
+from hail.harnesses.codex import HARNESS as CODEX
 from hail.install.codex_hooks_json import HooksElsewhere
 from hail.install.codex_trust import CodexHook, wanted_codex_hooks
 from hail.install.config_text import TOO_DEEP, toml_comments
@@ -142,7 +143,7 @@ def codex_toml_holds_hail(text: str, program: str = DEFAULT_PROGRAM) -> bool:
     """Whether the text of Codex's config.toml holds any of hail's hooks."""
     hooks = _parse_codex(text).get("hooks")
     return isinstance(hooks, Table | OutOfOrderTableProxy) and holds_hail(
-        "codex", hooks, program, _codex_handlers
+        CODEX.name, hooks, program, _codex_handlers
     )
 
 
@@ -233,8 +234,8 @@ def _merge_codex_doc(
             _trust(_codex_hooks_table(doc), present, elsewhere.trust_path)
         return _drop_notes(_render_codex(doc, text))
     hooks = _codex_hooks_table(doc)
-    programs = hail_programs("codex", hooks, program, _codex_handlers)
-    for event, cmd in wanted_hooks("codex", program).items():
+    programs = hail_programs(CODEX.name, hooks, program, _codex_handlers)
+    for event, cmd in wanted_hooks(CODEX.name, program).items():
         groups = _event_groups(hooks, event)
         handled = merge_event(
             cast(MutableSequence[object], groups),
@@ -245,7 +246,7 @@ def _merge_codex_doc(
             programs,
         )
         if not handled:
-            groups.append(_new_codex_group(hook_spec("codex", event), cmd))
+            groups.append(_new_codex_group(hook_spec(CODEX.name, event), cmd))
     if trust:
         _trust(hooks, list(wanted_codex_hooks(hooks, program, _codex_handlers)), config_path)
     return _render_codex(doc, text)
@@ -258,8 +259,8 @@ def _drop_codex_hooks(doc: TOMLDocument, program: str) -> None:
         return
     if not isinstance(hooks, Table | OutOfOrderTableProxy):
         raise MergeError("hooks is not a table", parse=False)
-    programs = hail_programs("codex", hooks, program, _codex_handlers)
-    for event in wanted_hooks("codex", program):
+    programs = hail_programs(CODEX.name, hooks, program, _codex_handlers)
+    for event in wanted_hooks(CODEX.name, program):
         groups = hooks.get(event)
         if not isinstance(groups, AoT | Array):
             continue

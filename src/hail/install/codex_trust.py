@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping, MutableMapping, MutableSequence
 from dataclasses import dataclass
 from typing import cast
 
+from hail.harnesses.codex import HARNESS as CODEX
 from hail.install.hook_table import wanted_hooks
 from hail.install.recognise import HandlersOf, handler_command
 
@@ -72,7 +73,7 @@ def wanted_codex_hooks(
 ) -> Iterator[CodexHook]:
     """Each of hail's wanted handlers present in `hooks` (exact command), with its place: the
     `hooks` of config.toml or of hooks.json, whose groups `handlers_of` reads."""
-    for event, cmd in wanted_hooks("codex", program).items():
+    for event, cmd in wanted_hooks(CODEX.name, program).items():
         groups = hooks.get(event)
         if not isinstance(groups, MutableSequence):
             continue

@@ -17,6 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hail.errors import StateError
+from hail.harnesses import claude, codex, gemini
+from hail.harnesses.claude import HARNESS as CLAUDE
+from hail.harnesses.codex import HARNESS as CODEX
+from hail.harnesses.gemini import HARNESS as GEMINI
+from hail.harnesses.opencode import HARNESS as OPENCODE
 from hail.install import gemini_settings, opencode_plugin
 from hail.install.codex_hooks_json import CODEX_HOOKS_JSON
 from hail.install.codex_rules import RULES_NAME
@@ -80,18 +85,18 @@ def config_files(env: Mapping[str, str]) -> list[ConfigFile]:
     home = env.get("HOME", "")
     if not home:
         raise StateError("HOME is not set; set it to your home directory, then rerun hail setup")
-    claude_dir = Path(home) / ".claude"
+    claude_dir = Path(home) / claude.CONFIG_DIR
     dirs = [claude_dir]
-    other = env.get("CLAUDE_CONFIG_DIR", "")
+    other = env.get(claude.CONFIG_DIR_VARIABLE, "")
     if other and os.path.realpath(other) != os.path.realpath(claude_dir):
         dirs.append(Path(other).absolute())
     files = [
         ConfigFile(
-            "Claude Code",
-            "claude",
+            CLAUDE.title,
+            CLAUDE.name,
             d,
-            d / "settings.json",
-            str(d / "settings.json"),
+            d / claude.SETTINGS,
+            str(d / claude.SETTINGS),
             ConfigKind.CLAUDE_SETTINGS,
         )
         for d in dirs
@@ -104,16 +109,16 @@ def _gemini_and_opencode_files(env: Mapping[str, str]) -> list[ConfigFile]:
     plugins = Path(opencode_plugin.plugin_dir(env))
     return [
         ConfigFile(
-            "Gemini CLI",
-            "gemini",
+            GEMINI.title,
+            GEMINI.name,
             gemini_dir,
-            gemini_dir / "settings.json",
+            gemini_dir / gemini.SETTINGS,
             "",
             ConfigKind.GEMINI_SETTINGS,
         ),
         ConfigFile(
-            "opencode",
-            "opencode",
+            OPENCODE.title,
+            OPENCODE.name,
             plugins.parent,
             plugins / opencode_plugin.FILE_NAME,
             "",
@@ -123,24 +128,29 @@ def _gemini_and_opencode_files(env: Mapping[str, str]) -> list[ConfigFile]:
 
 
 def _codex_files(env: Mapping[str, str], home: str) -> list[ConfigFile]:
-    codex_home = env.get("CODEX_HOME", "")
+    codex_home = env.get(codex.HOME_VARIABLE, "")
     if codex_home:
         codex_dir = Path(codex_home).absolute()
         # Codex canonicalises a CODEX_HOME it is given, and keys its hook trust by that path.
         trust_dir = os.path.realpath(codex_home)
     else:
-        codex_dir = Path(home) / ".codex"
+        codex_dir = Path(home) / codex.CONFIG_DIR
         trust_dir = str(codex_dir)
     config = ConfigFile(
-        "Codex",
-        "codex",
+        CODEX.title,
+        CODEX.name,
         codex_dir,
-        codex_dir / "config.toml",
-        str(Path(trust_dir) / "config.toml"),
+        codex_dir / codex.CONFIG,
+        str(Path(trust_dir) / codex.CONFIG),
         ConfigKind.CODEX_CONFIG,
     )
     rule = ConfigFile(
-        "Codex", "codex", codex_dir, codex_dir / "rules" / RULES_NAME, "", ConfigKind.CODEX_RULE
+        CODEX.title,
+        CODEX.name,
+        codex_dir,
+        codex_dir / "rules" / RULES_NAME,
+        "",
+        ConfigKind.CODEX_RULE,
     )
     return [config, rule]
 

@@ -11,22 +11,21 @@ import json
 import os
 from collections.abc import Mapping
 
+from hail.harnesses import gemini
+from hail.harnesses.gemini import HARNESS as GEMINI
 from hail.install.claude_json import merge_claude
 from hail.install.hook_table import DEFAULT_PROGRAM
-
-#: Gemini CLI's own home for its files, instead of the user's home, when set.
-HOME_VARIABLE = "GEMINI_CLI_HOME"
 
 
 def settings_dir(env: Mapping[str, str]) -> str:
     """`$GEMINI_CLI_HOME/.gemini`, else `~/.gemini` (user settings; project and system settings
     are left to their owners)."""
-    return os.path.join(env.get(HOME_VARIABLE) or env.get("HOME", ""), ".gemini")
+    return os.path.join(env.get(gemini.HOME_VARIABLE) or env.get("HOME", ""), gemini.CONFIG_DIR)
 
 
 def merge_gemini(text: str, program: str = DEFAULT_PROGRAM) -> str:
     """Merge hail's hooks into the text of Gemini CLI's settings.json (MergeError as for Claude's)."""
-    return merge_claude(text, program=program, harness="gemini")
+    return merge_claude(text, program=program, harness=GEMINI.name)
 
 
 def hooks_disabled(text: str) -> bool:

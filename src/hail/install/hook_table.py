@@ -12,9 +12,12 @@ import json
 import os
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal, cast
+from typing import cast
 
-Harness = Literal["claude", "codex", "gemini", "opencode"]
+from hail.harnesses import registry
+
+#: A harness's id, one of `registry.NAMES`.
+Harness = str
 
 #: In the package's `data/`, where the Nix module reads it from the source tree.
 TABLE_PATH = os.path.join(
@@ -63,7 +66,8 @@ def hook_spec(harness: Harness, event: str) -> HookSpec:
     return next(spec for spec in hook_specs(harness) if spec.event == event)
 
 
-_HARNESSES: tuple[Harness, ...] = ("claude", "codex")
+#: The harnesses whose hooks have hail's own event names (`shared_events`).
+_HARNESSES: tuple[Harness, ...] = tuple(h.name for h in registry.every() if h.shared_events)
 #: The events hail installs hooks for, in the order setup writes and reports them; those
 #: `hail deliver --event` takes are `argv.DELIVER_EVENTS`.
 HOOKED_EVENTS = tuple(dict.fromkeys(s.event for h in _HARNESSES for s in hook_specs(h)))

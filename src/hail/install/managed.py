@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from hail.harnesses.codex import HARNESS as CODEX
 from hail.install.codex_hooks_json import CODEX_HOOKS_JSON
 from hail.install.codex_trust import CODEX_DEFAULT_TIMEOUT, codex_trust_hash, codex_trust_key
 from hail.install.configs import ConfigFile, ConfigKind
@@ -143,7 +144,7 @@ def doctor_lines(
     """`hail doctor`'s lines for a harness whose hooks Home Manager installs (`owned` is the
     store link that says so): hail's hooks present by any store path, and Codex's trust."""
     sources = [config]
-    if harness == "codex":
+    if harness == CODEX.name:
         sources.append(config.with_name(CODEX_HOOKS_JSON))
     found: list[_Found] = []
     tops: dict[Path, dict[str, object]] = {}
@@ -173,7 +174,7 @@ def doctor_lines(
                 " has them now)",
             )
         )
-    if harness == "codex":
+    if harness == CODEX.name:
         untrusted = _untrusted(found, tops[config], trust_path)
         if untrusted:
             names = " ".join(e for e in HOOKED_EVENTS if e in untrusted)

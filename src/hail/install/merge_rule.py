@@ -38,7 +38,7 @@ def error_text(harness: Harness, path: str, err: MergeError) -> str:
     """The user-facing text for a config setup refuses to touch: names the file and the fix."""
     if err.fix:
         return f"{path} cannot be edited safely ({err.why}); {err.fix}, then rerun hail setup"
-    if harness == "claude" or path.endswith(".json"):
+    if path.endswith(".json"):
         return f"{path} is not a JSON object ({err.why}); fix it, then rerun hail setup"
     if err.parse:
         return f"{path} is not valid TOML ({err.why}); fix it, then rerun hail setup"

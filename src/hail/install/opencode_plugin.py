@@ -14,10 +14,12 @@ import json
 import os
 from collections.abc import Mapping
 
+from hail.harnesses import opencode
+from hail.harnesses.opencode import HARNESS as OPENCODE
 from hail.install.hook_table import DEFAULT_PROGRAM, hook_specs
 
 TEMPLATE = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "opencode", "hail.js"
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", OPENCODE.name, "hail.js"
 )
 PROGRAM_SLOT = '"@HAIL_PROGRAM@"'
 HOOKS_SLOT = "@HAIL_HOOKS@"
@@ -29,7 +31,7 @@ def plugin_dir(env: Mapping[str, str]) -> str:
     """`$XDG_CONFIG_HOME/opencode/plugins`, else `~/.config/opencode/plugins`: where opencode
     loads a user's plugins from."""
     config = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME", ""), ".config")
-    return os.path.join(config, "opencode", "plugins")
+    return os.path.join(config, OPENCODE.name, opencode.PLUGINS)
 
 
 def template() -> str:
@@ -41,7 +43,7 @@ def hooks_literal() -> str:
     """The hook table's opencode rows as the plugin's `HOOKS` object: event → hail's arguments,
     as Nix's `builtins.toJSON` writes it (sorted keys, compact), so the Home Manager module's
     plugin (`nix/hooks.nix`) is this very text."""
-    table = {spec.event: list(spec.args) for spec in hook_specs("opencode")}
+    table = {spec.event: list(spec.args) for spec in hook_specs(OPENCODE.name)}
     return json.dumps(table, sort_keys=True, separators=(",", ":"))
 
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hail.errors import StateError
+from hail.harnesses import codex
 from hail.install import gemini_settings, managed, opencode_plugin
 from hail.install.claude_json import merge_claude
 from hail.install.codex_hooks_json import (
@@ -95,9 +96,9 @@ def program_in(cfg: ConfigFile, env: Mapping[str, str]) -> str:
         except StateError:
             text = ""
         return opencode_plugin.program_in(text) or hook_program(env, sys.argv[0])
-    config = cfg.directory / "config.toml"
+    config = cfg.directory / codex.CONFIG
     for path in (config, config.with_name(CODEX_HOOKS_JSON)):
-        program = managed.hail_program("codex", path)
+        program = managed.hail_program(cfg.harness, path)
         if program is not None:
             return program
     return hook_program(env, sys.argv[0])

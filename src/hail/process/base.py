@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import os
 
+from hail.harnesses import registry
+
 #: JavaScript runtimes: an agent run by one has the runtime's process name, and is told by its
 #: script [docs/seats.md "Agent panes"].
 RUNTIMES = frozenset({"node", "nodejs", "bun"})
-#: An agent's script (the last part of its path) → the agent: Gemini CLI is `node …/bin/gemini`.
-SCRIPT_AGENTS = {"gemini": "gemini", "gemini.js": "gemini"}
 #: What an executable's path ends with once its file was removed or replaced (Linux's words).
 DELETED = " (deleted)"
 #: How far up a parent chain is followed (a pane's shell, its agent, a hook's shell, a hook).
@@ -29,9 +29,11 @@ CHAIN_MAX = 64
 
 def script_agent_of(args: list[str]) -> str | None:
     """The agent a JavaScript runtime's arguments run: the first that is not an option is the
-    script."""
+    script, named by the last part of its path in a harness's `scripts` (Gemini CLI is
+    `node …/bin/gemini`)."""
     script = next((a for a in args[1:] if a and not a.startswith("-")), "")
-    return SCRIPT_AGENTS.get(script.rsplit("/", 1)[-1])
+    found = registry.by_script(script.rsplit("/", 1)[-1])
+    return found.name if found is not None else None
 
 
 class Processes:

@@ -62,6 +62,7 @@ class Mailbox:
         "prompted",
         "stopping",
         "tmp",
+        "wake",
         "watched",
     )
 
@@ -76,6 +77,7 @@ class Mailbox:
         self.prompted = os.path.join(path, "prompted")
         self.stopping = os.path.join(path, "stopping")
         self.watched = os.path.join(path, "watched")
+        self.wake = os.path.join(path, "wake")
 
     def exists(self) -> bool:
         return os.path.isdir(self.path)
@@ -144,6 +146,16 @@ class Mailbox:
             fs.make_dirs(self.path)
             fs.touch(path)
 
+    def ask_wake(self) -> None:
+        """A send asks the mailbox's waiter to wake its agent (after the message is in `new/`)."""
+        fs.touch(self.wake)
+
+    def leave_wake(self, msg_id: str) -> None:
+        """A send leaves the wake mark, naming its message, that a plugin watching this mailbox
+        (opencode's) prompts its idle session for [docs/hooks.md "opencode"]. OSError when it
+        cannot be written."""
+        fs.write_atomic(self.wake, msg_id)
+
     def touch_stopping(self) -> None:
         """A Stop hook is about to look for mail: until another hook runs, the agent's turn may be
         ending, and mail filed after this look waits unless it is typed [docs/hooks.md "Stop"]."""
@@ -201,6 +213,28 @@ class Mailbox:
 
     def watched_at(self) -> float | None:
         return fs.mtime(self.watched)
+
+    def wake_asked_at(self) -> float | None:
+        return fs.mtime(self.wake)
+
+    def wake_pending(self) -> bool:
+        """A wake was asked for and no hook has read the mailbox since. A tie counts as pending:
+        file times tick coarsely (a few ms), and a send right after the Stop that ended a turn
+        must wake it; a prompt hook in the same tick claims the mail itself."""
+        asked = self.wake_asked_at()
+        if asked is None:
+            return False
+        hooked = self.hooked_at()
+        return hooked is None or asked >= hooked
+
+    def hooks_live(self, now: float) -> bool:
+        """A hook read this mailbox within HOOKED_FRESH_DAYS of `now`: a busy agent's hooks will
+        carry a message."""
+        return _fresh(self.hooked_at(), now)
+
+    def plugin_watches(self, now: float) -> bool:
+        """A hook of a plugin that watches this mailbox ran within HOOKED_FRESH_DAYS of `now`."""
+        return _fresh(self.watched_at(), now)
 
     def prompted_at(self) -> float | None:
         return fs.mtime(self.prompted)
@@ -346,3 +380,8 @@ def _claim(box: Mailbox, unread: Unread, how: How, claims: Claims) -> str | None
     if path is not None:  # else another reader won the race: it reached that reader
         claims.claimed.append((box, path))
     return path
+
+
+def _fresh(mark: float | None, now: float) -> bool:
+    """A mark set within HOOKED_FRESH_DAYS of `now`."""
+    return mark is not None and now - mark < policy.HOOKED_FRESH_SECONDS

@@ -36,7 +36,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from hail.process.base import Processes
-    from hail.store.maildir import Mailbox
     from hail.store.store import Store
 
 LISTENING = "listening"
@@ -53,25 +52,6 @@ def tmux_server(env: Mapping[str, str]) -> str:
     if not env.get("TMUX_PANE"):
         return ""
     return env.get("HAIL_SOCKET", "") or env.get("TMUX", "").split(",", 1)[0]
-
-
-# --- the wake mark --------------------------------------------------------------------------------
-
-
-def ask_wake(box: Mailbox) -> None:
-    """A send asks the mailbox's waiter to wake its agent (after the message is in `new/`)."""
-    fs.touch(os.path.join(box.path, "wake"))
-
-
-def wake_pending(box: Mailbox) -> bool:
-    """A wake was asked for and no hook has read the mailbox since. A tie counts as pending: file
-    times tick coarsely (a few ms), and a send right after the Stop that ended a turn must wake it;
-    a prompt hook in the same tick claims the mail itself."""
-    asked = fs.mtime(os.path.join(box.path, "wake"))
-    if asked is None:
-        return False
-    hooked = box.hooked_at()
-    return hooked is None or asked >= hooked
 
 
 # --- Claude Code waiters --------------------------------------------------------------------------

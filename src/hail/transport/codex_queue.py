@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 
 from hail import policy
+from hail.harnesses.codex import HARNESS as CODEX
 from hail.process.base import DELETED
 from hail.store import presence
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 START_SLACK_SECONDS = 1.0
 #: The one program the queue runs: Codex's native binary (the npm package's `bin/codex.js` is a
 #: node script that execs `vendor/<target>/bin/codex`, which the TUI process then is).
-NATIVE_NAME = "codex"
+NATIVE_NAME = CODEX.name
 #: Native executables: ELF, and Mach-O (32/64-bit, either byte order, universal).
 NATIVE_MAGIC = (
     b"\x7fELF",
@@ -59,7 +60,7 @@ TEMP_ROOTS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm"
 def live_thread(ctx: Ctx, pane: Pane, mailbox: str) -> tuple[Thread, int] | None:
     """The mailbox's newest recorded thread and the pid of its TUI, when that TUI runs in the pane."""
     procs = ctx.procs()
-    tui = procs.agent_pid(pane.pid, "codex")
+    tui = procs.agent_pid(pane.pid, CODEX.name)
     if tui is None:
         return None
     found = presence.threads(ctx.store, mailbox)

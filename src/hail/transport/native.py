@@ -16,6 +16,7 @@ import os
 import time
 
 from hail import policy
+from hail.harnesses import base, registry
 from hail.store import presence
 
 TYPE_CHECKING = False
@@ -25,9 +26,6 @@ if TYPE_CHECKING:
     from hail.context import Ctx
     from hail.store.presence import Plugin, Thread, Waiter
     from hail.transport.panes import Pane
-
-WOKEN = "woken"
-QUEUED = "queued"
 
 
 class Native:
@@ -58,7 +56,15 @@ class Native:
 
     @property
     def route(self) -> str:
-        return WOKEN if self.waiter is not None else QUEUED
+        """The route's name (`harnesses/base`): the waiter's wake, the thread's queue, the plugin."""
+        if self.plugin is not None:
+            return base.PLUGIN
+        return base.WAKE if self.waiter is not None else base.QUEUE
+
+    @property
+    def agent(self) -> str:
+        """The harness whose hooks recorded this route (its waiter, thread or plugin)."""
+        return next(h.name for h in registry.every() if h.wake == self.route)
 
     def turn_mailbox(self, mailbox: str) -> str:
         """The mailbox whose marks this session's hooks keep: a waiter's first, else the target."""
@@ -94,10 +100,11 @@ def wakes(ctx: Ctx, waiter: Waiter) -> bool:
 
 def find(ctx: Ctx, pane: Pane, mailbox: str) -> Native | None:
     """The pane's live native route for a send to `mailbox`, or None (then typing, as before)."""
-    if pane.agent == "claude":
+    route = registry.get(pane.agent).wake if pane.agent in registry.NAMES else base.TYPE
+    if route == base.WAKE:
         waiter = claude_waiter(ctx, pane, mailbox)
         return Native(pane, waiter=waiter) if waiter is not None else None
-    if pane.agent == "codex":
+    if route == base.QUEUE:
         from hail.transport.codex_queue import live_thread
 
         found = live_thread(ctx, pane, mailbox)
@@ -230,7 +237,7 @@ def wake_waiter(ctx: Ctx, waiter: Waiter, mailbox: str) -> bool:
     live = waiter.listening(procs)
     if live and not procs.is_waiter_of(waiter.pid, waiter.claude):
         return False
-    presence.ask_wake(ctx.store.mailbox(mailbox))
+    ctx.store.mailbox(mailbox).ask_wake()
     if live:
         # The number alone, from the builtin module: `signal` would cost every send its enums.
         from _signal import SIGUSR1  # type: ignore[import-not-found]
@@ -250,23 +257,24 @@ def route_of(ctx: Ctx, pane: Pane, mailbox: str) -> str:
     from hail.transport.wake import NATIVE_WAKE
 
     if pane.agent in NATIVE_WAKE:
-        return "plugin"
+        return base.PLUGIN
     found = find(ctx, pane, mailbox)
     if found is None:
-        return "type"
+        return base.TYPE
     if not between_turns(ctx, found, mailbox):
-        return "hooks"
-    return "wake" if found.waiter is not None else "queue"
+        return base.HOOKS
+    return found.route
 
 
 def route_line(native: Native, mailbox: str) -> str:
     """What the send says once the native wake is done."""
     pane = native.pane_id
     if native.waiter is not None:
-        return f"woken: {mailbox}'s session in {pane} takes it in a turn of its own; nothing typed"
-    if native.thread is not None and not native.thread.daemon:
         return (
-            f"queued: Codex in {pane} takes it as its next prompt; nothing typed (without its "
-            "daemon Codex reads its queue every 10 s)"
+            f"{base.ROUTES[base.WAKE]}: {mailbox}'s session in {pane} takes it in a turn of its"
+            " own; nothing typed"
         )
-    return f"queued: Codex in {pane} takes it as its next prompt; nothing typed"
+    said = f"{base.ROUTES[base.QUEUE]}: Codex in {pane} takes it as its next prompt; nothing typed"
+    if native.thread is not None and not native.thread.daemon:
+        return said + " (without its daemon Codex reads its queue every 10 s)"
+    return said

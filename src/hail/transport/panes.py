@@ -15,12 +15,14 @@ from pathlib import Path
 
 from hail import policy
 from hail.errors import HailError
+from hail.harnesses import registry
 from hail.process.base import RUNTIMES
 from hail.process.choose import backend
 from hail.seat import find_seat
 from hail.transport.tmux import PaneRow, Tmux
 
-DEFAULT_AGENTS = ("claude", "codex", "gemini", "opencode")
+#: The agents hail knows: every harness, by the name its process runs under.
+DEFAULT_AGENTS = registry.NAMES
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class Pane:
 
     @property
     def is_codex(self) -> bool:
-        return self.agent == "codex"
+        """Its agent runs commands from one shared daemon (Codex): its TMUX_PANE is not its own."""
+        return self.agent in registry.NAMES and registry.get(self.agent).shared_daemon
 
     @property
     def label(self) -> str:

@@ -2,9 +2,9 @@
 text, or no composer hail knows.
 
 Pure: screen lines in (as `capture-pane -p -J -e` prints them, attributes and all; plain lines work
-too), a verdict out. The literals are the real TUIs' texts (Claude Code 2.1.332, Codex 0.171; the
-captures in tests/data/screens; docs/transport.md "Screen classes"); they live in these tables only,
-because the next release of either TUI may change them.
+too), a verdict out. The literals are the real TUIs' texts (the captures in tests/data/screens;
+docs/transport.md "Screen classes"); they live in each harness's module only (`hail/harnesses/`),
+because the next release of any TUI may change them. Here are the readers of each composer shape.
 
 How it reads a screen:
 
@@ -27,6 +27,13 @@ How it reads a screen:
 from __future__ import annotations
 
 from hail import policy
+from hail.harnesses import registry
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from hail.harnesses.base import Harness
 
 IDLE = "idle"
 BUSY = "busy"
@@ -35,81 +42,40 @@ DRAFT = "draft"
 DIALOG = "dialog"
 NONE = "none"
 
+#: Each harness's screen literals (its module in `hail/harnesses/`), in the registry's order.
+HARNESSES = registry.every()
+#: The readers of the first two composers hail read (Claude Code's, Codex's) look for each
+#: other's busy, queue and placeholder texts too.
+_SHARING = ("between_rules", "last_prompt")
+
+
+def _every(field: str, shapes: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """One literal field of the harnesses' screens (of those `shapes`), in the registry's order."""
+    return tuple(
+        dict.fromkeys(
+            lit
+            for h in HARNESSES
+            if shapes is None or h.screen.shape in shapes
+            for lit in getattr(h.screen, field)
+        )
+    )
+
+
 #: Text typed into these is discarded and the Enter after it approves (Claude Code), or a typed `y`
 #: approves at once (Codex). Never a bare word such as `Approve`: Codex prints `Approved` in its
-#: history.
-DIALOG_LITERALS: tuple[str, ...] = (
-    # Claude Code 2.x
-    "Do you want to proceed",
-    "Yes, and don't ask again",
-    "Esc to cancel",
-    "No, and tell Claude what to do",
-    # Codex, seen on 0.171
-    "Press enter to confirm or esc to cancel",
-    # Codex
-    "Would you like to run the following command?",
-    "Would you like to make the following edits?",
-    "Would you like to grant these permissions?",
-    "Would you like to proceed",
-    "Yes, proceed",
-    "Yes, just this once",
-    "No, and tell Codex what to do",
-    # Gemini CLI 0.61 (its tool confirmation replaces the composer)
-    "Allow execution of",
-    "Allow for this session",
-    "No, suggest changes",
-    "Do you trust the files in this folder?",
-    # any
-    "(y/n)",
-    "Allow once",
-)
-
+#: history. The last two, any harness's.
+DIALOG_LITERALS: tuple[str, ...] = (*_every("dialogs"), "(y/n)", "Allow once")
 #: A turn in progress: Claude Code's footer, Codex's working line (or its network retry).
-BUSY_LITERALS = ("esc to interrupt", "Reconnecting... waiting for network")
-#: Codex's footer while a turn runs and a draft is in its composer.
-CODEX_BUSY_FOOTER = "tab to queue message"
-
-#: A message typed during a turn, waiting for it: Codex shows the first above its composer, Claude
-#: Code the second above its composer and the third as the composer's placeholder.
-QUEUE_HINTS = (
-    "Messages to be submitted after next tool call",
-    "Queued · ctrl+x ctrl+s to send now",
-    "Press up to edit queued messages",
-)
-
+BUSY_LITERALS = _every("busy", _SHARING)
+#: A message typed during a turn, waiting for it: Codex shows its hint above its composer, Claude
+#: Code its own above its composer and as the composer's placeholder.
+QUEUE_HINTS = _every("queued", _SHARING)
 #: Placeholders: dim text in an empty composer. Only a capture without attributes needs these.
-PLACEHOLDERS = ("Ask Codex to do anything", "Press up to edit queued messages")
+PLACEHOLDERS = _every("placeholders", _SHARING)
 
-#: Gemini CLI 0.61: its composer is the first ` > ` line below the last `─` rule (history prompts,
-#: also ` > `, sit above it); its placeholder is drawn grey, not dim, so it is always removed.
-GEMINI_PROMPT = " > "
-GEMINI_PLACEHOLDER = "Type your message or @path/to/file"
-#: Below the composer: the footer naming the workspace.
-GEMINI_FOOTER = "workspace (/directory)"
-#: Above the rule while a turn runs: a Braille spinner glyph opens the line; its `(esc to cancel,
-#: Ns)` may be cut off by a long hook name.
-GEMINI_BUSY = "(esc to cancel"
-GEMINI_SPINNER = ("\u2800", "\u28ff")
-GEMINI_QUEUED = "Queued (press ↑ to edit)"
-
-#: opencode 1.18: its composer is a box of `┃` lines closed by a `╹▀…` line; the box's last line
-#: names the agent and model, its first may hold the placeholder; the footer below says `esc
-#: interrupt` while a turn runs. hail never types into opencode (its plugin wakes it): this only
-#: tells `hail seats` and the look before a send what the pane shows.
-OPENCODE_BAR = "┃"
-OPENCODE_END = "╹▀"
-OPENCODE_PLACEHOLDER = "Ask anything"
-OPENCODE_BUSY = "esc interrupt"
-
-CLAUDE_PROMPT = "❯\u00a0"
-CLAUDE_EMPTY = "❯"
-CODEX_PROMPT = "› "
 RULE = "─"
 #: hail's envelope and frame lines open with these: a peer's words, never the client's own.
 HAIL_MARKS = ("[hail ", "[hail:")
-#: Codex's status line names the model, then ` · ` and the working directory.
-CODEX_STATUS_MARKS = (" · /", " · ~")
-CODEX_FOOTERS = ("for shortcuts", CODEX_BUSY_FOOTER)
 #: How many non-blank lines may follow Codex's composer: its draft lines, status and footer.
 CODEX_BELOW_MAX = 8
 #: How many non-blank lines above Codex's composer hold its working line and queue.
@@ -231,13 +197,14 @@ def _typed(lines: list[Line]) -> str:
     return "\n".join(out).strip()
 
 
-def _claude(lines: list[Line]) -> Verdict | None:
+def _between_rules(lines: list[Line], h: Harness) -> Verdict | None:
     """Claude Code's composer: the last `❯`+NBSP line, up to the rule below it; the footer after."""
+    prompt, empty = h.screen.prompt, h.screen.extra["empty"][0]
     at = next(
         (
             i
             for i in range(len(lines) - 1, -1, -1)
-            if lines[i].text.startswith(CLAUDE_PROMPT) or lines[i].text.rstrip() == CLAUDE_EMPTY
+            if lines[i].text.startswith(prompt) or lines[i].text.rstrip() == empty
         ),
         None,
     )
@@ -246,7 +213,7 @@ def _claude(lines: list[Line]) -> Verdict | None:
     end = next((j for j in range(at + 1, len(lines)) if lines[j].text.startswith(RULE)), len(lines))
     box = lines[at:end]
     first = box[0]
-    cut = len(CLAUDE_PROMPT)
+    cut = len(prompt)
     box_text = [first.text[cut:], *(line.text for line in box[1:])]
     box_typed = [Line(first.text[cut:], first.solid[cut:], first.styled), *box[1:]]
     composer = "\n".join(box_text).strip()
@@ -254,30 +221,32 @@ def _claude(lines: list[Line]) -> Verdict | None:
     above = [line for line in lines[:at] if line.text.strip()][-CODEX_ABOVE:]
     typed = _typed(box_typed)
     if typed:
-        return Verdict(DRAFT, "claude", composer)
+        return Verdict(DRAFT, h.name, composer)
     if _first_literal(footer, BUSY_LITERALS):
         queued = _first_literal([*above, *box], QUEUE_HINTS)
-        return Verdict(QUEUED if queued else BUSY, "claude", composer)
-    return Verdict(IDLE, "claude", composer)
+        return Verdict(QUEUED if queued else BUSY, h.name, composer)
+    return Verdict(IDLE, h.name, composer)
 
 
-def _is_codex_prompt(line: Line) -> bool:
-    if not line.text.startswith(CODEX_PROMPT) and line.text.rstrip() != CODEX_PROMPT.strip():
+def _is_codex_prompt(line: Line, prompt: str) -> bool:
+    if not line.text.startswith(prompt) and line.text.rstrip() != prompt.strip():
         return False
     if line.styled and line.solid[:1] != line.text[:1]:
         return False  # a dim glyph is history; a reverse one is a dialog's chosen option
-    rest = line.text[len(CODEX_PROMPT) :]
+    rest = line.text[len(prompt) :]
     digits = len(rest) - len(rest.lstrip("0123456789"))
     return not (digits and rest[digits : digits + 2] == ". ")  # `› 1. Yes, proceed (y)`
 
 
-def _codex(lines: list[Line]) -> Verdict | None:
+def _last_prompt(lines: list[Line], h: Harness) -> Verdict | None:
     """Codex's composer: the last `› ` line with only indented lines (its draft, status line and
     footer) below it; its draft ends at the status line."""
+    prompt, busy_footer = h.screen.prompt, h.screen.extra["busy_footer"]
+    chrome = (*h.screen.extra["status"], *h.screen.extra["footers"], *busy_footer)
     blank_free = [i for i, line in enumerate(lines) if line.text.strip()]
     for pos in range(len(blank_free) - 1, max(-1, len(blank_free) - 2 - CODEX_BELOW_MAX), -1):
         at = blank_free[pos]
-        if not _is_codex_prompt(lines[at]):
+        if not _is_codex_prompt(lines[at], prompt):
             continue
         below = [lines[i] for i in blank_free[pos + 1 :]]
         if not all(line.text.startswith("  ") for line in below):
@@ -286,32 +255,30 @@ def _codex(lines: list[Line]) -> Verdict | None:
             return None
         draft_lines = [lines[at]]
         for line in lines[at + 1 :]:
-            if not line.text.strip() or _codex_chrome(line):
+            if not line.text.strip() or any(m in line.text for m in chrome):
                 break
             draft_lines.append(line)
         first = lines[at]
-        cut = len(CODEX_PROMPT)
+        cut = len(prompt)
         draft_lines[0] = Line(first.text[cut:], first.solid[cut:], first.styled)
         composer = "\n".join(line.text for line in draft_lines).strip()
         above = [lines[i] for i in blank_free[max(0, pos - CODEX_ABOVE) : pos]]
         above = [line for line in above if not _is_hail_line(line)]
         if _typed(draft_lines):
-            return Verdict(DRAFT, "codex", composer)
+            return Verdict(DRAFT, h.name, composer)
         if _first_literal(above, QUEUE_HINTS):
-            return Verdict(QUEUED, "codex", composer)
-        if _first_literal(above, BUSY_LITERALS) or _first_literal(below, (CODEX_BUSY_FOOTER,)):
-            return Verdict(BUSY, "codex", composer)
-        return Verdict(IDLE, "codex", composer)
+            return Verdict(QUEUED, h.name, composer)
+        if _first_literal(above, BUSY_LITERALS) or _first_literal(below, busy_footer):
+            return Verdict(BUSY, h.name, composer)
+        return Verdict(IDLE, h.name, composer)
     return None
 
 
-def _codex_chrome(line: Line) -> bool:
-    return any(m in line.text for m in CODEX_STATUS_MARKS + CODEX_FOOTERS)
-
-
-def _gemini(lines: list[Line]) -> Verdict | None:
+def _below_rule(lines: list[Line], h: Harness) -> Verdict | None:
     """Gemini CLI's composer: the first ` > ` line below the last `─` rule, up to its footer; its
     working line sits just above the rule."""
+    sc = h.screen
+    placeholder, footer, spinner = sc.placeholders[0], sc.extra["footer"][0], sc.extra["spinner"]
     rule = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].text.startswith(RULE)), None)
     if rule is None:
         return None
@@ -319,7 +286,7 @@ def _gemini(lines: list[Line]) -> Verdict | None:
         (
             i
             for i in range(rule + 1, min(len(lines), rule + 4))
-            if lines[i].text.startswith(GEMINI_PROMPT) or lines[i].text.rstrip() == ">"
+            if lines[i].text.startswith(sc.prompt) or lines[i].text.rstrip() == sc.prompt.strip()
         ),
         None,
     )
@@ -327,41 +294,36 @@ def _gemini(lines: list[Line]) -> Verdict | None:
         return None
     box: list[Line] = []
     for line in lines[at:]:
-        if GEMINI_FOOTER in line.text or (box and not line.text.strip()):
+        if footer in line.text or (box and not line.text.strip()):
             break
         box.append(line)
-    cut = len(GEMINI_PROMPT)
+    cut = len(sc.prompt)
     box[0] = Line(box[0].text[cut:], box[0].solid[cut:], box[0].styled)
-    composer = "\n".join(line.text for line in box).replace(GEMINI_PLACEHOLDER, "").strip()
-    typed = "\n".join(line.solid for line in box).replace(GEMINI_PLACEHOLDER, "").strip()
+    composer = "\n".join(line.text for line in box).replace(placeholder, "").strip()
+    typed = "\n".join(line.solid for line in box).replace(placeholder, "").strip()
     above = [line for line in lines[:rule] if line.text.strip()][-CODEX_ABOVE:]
     above = [line for line in above if not _is_hail_line(line)]
     if typed:
-        return Verdict(DRAFT, "gemini", composer)
-    if _first_literal(above, (GEMINI_QUEUED,)):
-        return Verdict(QUEUED, "gemini", composer)
-    spinning = any(
-        GEMINI_SPINNER[0] <= line.text.lstrip()[:1] <= GEMINI_SPINNER[1] for line in above[-3:]
-    )
-    if spinning or _first_literal(above[-3:], (GEMINI_BUSY,)):
-        return Verdict(BUSY, "gemini", composer)
-    return Verdict(IDLE, "gemini", composer)
+        return Verdict(DRAFT, h.name, composer)
+    if _first_literal(above, sc.queued):
+        return Verdict(QUEUED, h.name, composer)
+    spinning = any(spinner[0] <= line.text.lstrip()[:1] <= spinner[1] for line in above[-3:])
+    if spinning or _first_literal(above[-3:], sc.busy):
+        return Verdict(BUSY, h.name, composer)
+    return Verdict(IDLE, h.name, composer)
 
 
-def _opencode(lines: list[Line]) -> Verdict | None:
+def _bar_box(lines: list[Line], h: Harness) -> Verdict | None:
     """opencode's composer: the `┃` box above the last `╹▀` line, less its agent line."""
+    bar, closing, placeholder = h.screen.prompt, h.screen.extra["end"][0], h.screen.placeholders[0]
     end = next(
-        (
-            i
-            for i in range(len(lines) - 1, -1, -1)
-            if lines[i].text.lstrip().startswith(OPENCODE_END)
-        ),
+        (i for i in range(len(lines) - 1, -1, -1) if lines[i].text.lstrip().startswith(closing)),
         None,
     )
     if end is None:
         return None
     top = end
-    while top > 0 and lines[top - 1].text.lstrip().startswith(OPENCODE_BAR):
+    while top > 0 and lines[top - 1].text.lstrip().startswith(bar):
         top -= 1
     if top == end:
         return None
@@ -369,21 +331,32 @@ def _opencode(lines: list[Line]) -> Verdict | None:
     # the closing line is the composer's.
     width = len(lines[end].text.rstrip())
     box = [line.text[:width].lstrip()[1:].strip() for line in lines[top : end - 1]]
-    composer = "\n".join(t for t in box if not t.startswith(OPENCODE_PLACEHOLDER)).strip()
+    composer = "\n".join(t for t in box if not t.startswith(placeholder)).strip()
     footer = [line for line in lines[end + 1 :] if line.text.strip()]
     if composer:
-        return Verdict(DRAFT, "opencode", composer)
-    if _first_literal(footer, (OPENCODE_BUSY,)):
-        return Verdict(BUSY, "opencode", composer)
-    return Verdict(IDLE, "opencode", composer)
+        return Verdict(DRAFT, h.name, composer)
+    if _first_literal(footer, h.screen.busy):
+        return Verdict(BUSY, h.name, composer)
+    return Verdict(IDLE, h.name, composer)
+
+
+#: The composer readers, by the `shape` a harness's screen names: each finds one kind of composer
+#: and reads its state with the harness's literals.
+READERS: dict[str, Callable[[list[Line], Harness], Verdict | None]] = {
+    "between_rules": _between_rules,
+    "last_prompt": _last_prompt,
+    "below_rule": _below_rule,
+    "bar_box": _bar_box,
+}
 
 
 def classify(raw: list[str]) -> Verdict:
     """The screen's class: idle, busy, queued, draft, dialog or none (no composer hail knows)."""
     lines = [parse_line(line) for line in raw]
-    found = _claude(lines) or _codex(lines) or _gemini(lines) or _opencode(lines)
-    if found is not None:
-        return found
+    for harness in HARNESSES:
+        found = READERS[harness.screen.shape](lines, harness)
+        if found is not None:
+            return found
     tail = [line for line in lines if line.text.strip() and not _is_hail_line(line)]
     literal = _first_literal(tail[-policy.SCREEN_TAIL_LINES :], DIALOG_LITERALS)
     if literal:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from hail import policy
 from hail.errors import DialogError
+from hail.harnesses import registry
+from hail.harnesses.base import PLUGIN
 from hail.transport import screen
 from hail.transport.panes import DEFAULT_AGENTS, Pane, process_name
 from hail.transport.tmux import Tmux, TmuxError
@@ -107,8 +109,9 @@ def verdict_reason(pane: Pane, verdict: screen.Verdict | None) -> WakeResult | N
     return None
 
 
-#: Agents that wake themselves when mail is filed for their seat: nothing is typed into them.
-NATIVE_WAKE = ("opencode",)
+#: Agents that wake themselves when mail is filed for their seat (their route is the plugin's):
+#: nothing is typed into them.
+NATIVE_WAKE = tuple(h.name for h in registry.every() if h.wake == PLUGIN)
 
 
 def submit_pause(chars: int) -> float:

@@ -1,0 +1,141 @@
+"""The record each harness module fills in: what hail must know of one harness, as plain data.
+
+A harness's module (`harnesses/claude.py`, …) holds one `Harness`; everything else in hail asks
+the registry (`harnesses/registry.py`) for it by name. The class is a plain `__slots__` class,
+not a dataclass: a hook loads its harness's record, and the hook path imports no `dataclasses`.
+"""
+
+from __future__ import annotations
+
+#: The route names a send's wake takes, the one vocabulary from the code to `hail seats`, the
+#: send's report and docs/transport.md "Routes": Claude Code's waiter, Codex's queue, opencode's
+#: plugin, and typing into the composer.
+WAKE = "wake"
+QUEUE = "queue"
+PLUGIN = "plugin"
+TYPE = "type"
+#: A native route is live but a turn runs: its PostToolUse and Stop hooks carry the mail.
+HOOKS = "hooks"
+#: Each route by its name (what `hail seats` shows) → the word the send's report opens with once
+#: it took it (`hail: woken: …`); the table docs/transport.md "Routes" lists.
+ROUTES = {
+    WAKE: "woken",
+    QUEUE: "queued",
+    PLUGIN: "woken by its plugin",
+    HOOKS: "busy",
+    TYPE: "typed",
+}
+
+#: Hook output shapes: the harness's hook JSON (`hookSpecificOutput`), or the text as it is
+#: (opencode's plugin adds it itself).
+HOOK_JSON = "json"
+PLAIN = "plain"
+
+
+class Screen:
+    """The literals of a harness's screen, as its TUI draws them [docs/transport.md "Screen
+    classes"]: the reader `transport/screen` applies to them is named by `shape`."""
+
+    __slots__ = (
+        "busy",
+        "dialogs",
+        "extra",
+        "placeholders",
+        "prompt",
+        "queued",
+        "shape",
+    )
+
+    def __init__(
+        self,
+        *,
+        shape: str,
+        prompt: str,
+        dialogs: tuple[str, ...] = (),
+        busy: tuple[str, ...] = (),
+        queued: tuple[str, ...] = (),
+        placeholders: tuple[str, ...] = (),
+        extra: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
+        #: Which of `transport/screen`'s composer readers finds this harness's composer.
+        self.shape = shape
+        #: What opens the composer's input line.
+        self.prompt = prompt
+        #: Texts only a dialog that replaced the composer shows.
+        self.dialogs = dialogs
+        #: Texts of a turn in progress.
+        self.busy = busy
+        #: Texts of a typed message waiting for the turn.
+        self.queued = queued
+        #: Dim texts of an empty composer (only a capture without attributes needs them).
+        self.placeholders = placeholders
+        #: The reader's other literals, by name (a footer, a box's corner, a spinner's range).
+        self.extra = extra or {}
+
+
+class Harness:
+    """One harness: its id (the `--format` word, the pane's agent name), how its process is found,
+    its hooks' events and output, its wake route, its screen, and setup's and doctor's texts."""
+
+    __slots__ = (
+        "brief_as_hook_json",
+        "event_names",
+        "name",
+        "next_step",
+        "output",
+        "screen",
+        "scripts",
+        "shared_daemon",
+        "shared_events",
+        "title",
+        "wake",
+    )
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        scripts: tuple[str, ...] = (),
+        wake: str,
+        output: str = HOOK_JSON,
+        event_names: dict[str, str] | None = None,
+        brief_as_hook_json: bool = False,
+        shared_events: bool = False,
+        shared_daemon: bool = False,
+        next_step: str,
+        screen: Screen,
+    ) -> None:
+        #: The id: `--format`'s word, the key of its hooks in `data/harness_hooks.json`, the agent
+        #: name `hail seats` shows, and the name its process runs under (a pane's command).
+        self.name = name
+        #: Its name in sentences ("Claude Code").
+        self.title = title
+        #: The scripts a JavaScript runtime (`process/base.RUNTIMES`) runs as this agent.
+        self.scripts = scripts
+        #: The route a send takes between its turns when hail's records know its session: WAKE
+        #: (its hooks run hail's waiter), QUEUE (its hooks record its thread), PLUGIN (hail's plugin
+        #: runs its hooks and watches the mailbox), or TYPE (only typing reaches it).
+        self.wake = wake
+        #: Its hooks' output: HOOK_JSON or PLAIN.
+        self.output = output
+        #: hail's event names (`UserPromptSubmit`, …) → its own, where they differ.
+        self.event_names = event_names or {}
+        #: The SessionStart brief goes out as hook JSON (else as plain text).
+        self.brief_as_hook_json = brief_as_hook_json
+        #: Its hooks have hail's own event names, listed together in setup's summary.
+        self.shared_events = shared_events
+        #: Its commands run from one shared process whose TMUX_PANE is another pane's, so its
+        #: hooks read only the seat's mailbox, never a pane's sub-seat.
+        self.shared_daemon = shared_daemon
+        #: What to do after setup wrote its config [docs/commands.md "setup"].
+        self.next_step = next_step
+        #: Its screen's literals.
+        self.screen = screen
+
+    def __repr__(self) -> str:
+        return f"Harness({self.name!r})"
+
+    def event_name(self, event: str) -> str:
+        """hail's event under this harness's own name."""
+        return self.event_names.get(event, event)

@@ -1,0 +1,38 @@
+"""Claude Code [docs/hooks.md "Claude Code"]: hooks in `~/.claude/settings.json` (and
+`$CLAUDE_CONFIG_DIR`), hail's waiter (`hail listen`) as its asyncRewake hook, and a composer
+between two `─` rules (Claude Code 2.1.332; the captures in tests/data/screens)."""
+
+from __future__ import annotations
+
+from hail.harnesses.base import WAKE, Harness, Screen
+
+HARNESS = Harness(
+    name="claude",
+    title="Claude Code",
+    wake=WAKE,
+    shared_events=True,
+    next_step="a new session picks it up",
+    screen=Screen(
+        # Its input line opens with `❯` + NBSP (history uses a plain space), up to the rule below.
+        shape="between_rules",
+        prompt="❯\u00a0",
+        dialogs=(
+            "Do you want to proceed",
+            "Yes, and don't ask again",
+            "Esc to cancel",
+            "No, and tell Claude what to do",
+        ),
+        # Its footer while a turn runs.
+        busy=("esc to interrupt",),
+        # A message typed during a turn: above its composer, then as the composer's placeholder.
+        queued=("Queued · ctrl+x ctrl+s to send now", "Press up to edit queued messages"),
+        placeholders=("Press up to edit queued messages",),
+        extra={"empty": ("❯",)},
+    ),
+)
+
+# Its config (`install/configs.py` finds it; `install/claude_json.py` is its format): settings.json
+# in `~/.claude`, and in `$CLAUDE_CONFIG_DIR` too when that names another directory.
+CONFIG_DIR = ".claude"
+CONFIG_DIR_VARIABLE = "CLAUDE_CONFIG_DIR"
+SETTINGS = "settings.json"

@@ -1,0 +1,51 @@
+"""Codex [docs/hooks.md "Codex"]: hooks in `$CODEX_HOME/config.toml` (or its hooks.json), trusted
+by hash; commands run from one shared daemon; a send queues on its thread (`codex queue`); its
+composer is the last `› ` line at the bottom (Codex 0.171; the captures in tests/data/screens)."""
+
+from __future__ import annotations
+
+from hail.harnesses.base import QUEUE, Harness, Screen
+
+HARNESS = Harness(
+    name="codex",
+    title="Codex",
+    wake=QUEUE,
+    shared_events=True,
+    shared_daemon=True,
+    next_step=(
+        "run hail setup --trust-codex (or /hooks in Codex) once to trust the changed hooks;"
+        " a new session picks them up"
+    ),
+    screen=Screen(
+        shape="last_prompt",
+        prompt="› ",
+        dialogs=(
+            # seen on 0.171
+            "Press enter to confirm or esc to cancel",
+            "Would you like to run the following command?",
+            "Would you like to make the following edits?",
+            "Would you like to grant these permissions?",
+            "Would you like to proceed",
+            "Yes, proceed",
+            "Yes, just this once",
+            "No, and tell Codex what to do",
+        ),
+        # Its working line (or its network retry) just above its composer.
+        busy=("esc to interrupt", "Reconnecting... waiting for network"),
+        queued=("Messages to be submitted after next tool call",),
+        placeholders=("Ask Codex to do anything",),
+        extra={
+            # Its footer while a turn runs and a draft is in its composer.
+            "busy_footer": ("tab to queue message",),
+            # Its status line names the model, then ` · ` and the working directory.
+            "status": (" · /", " · ~"),
+            "footers": ("for shortcuts",),
+        },
+    ),
+)
+
+# Its config (`install/configs.py` finds it; `install/codex_toml.py` is its format): config.toml in
+# `$CODEX_HOME`, else in `~/.codex`, with hooks.json and hail's rule beside it.
+CONFIG_DIR = ".codex"
+HOME_VARIABLE = "CODEX_HOME"
+CONFIG = "config.toml"

@@ -1,0 +1,28 @@
+"""opencode [docs/hooks.md "opencode"]: hail's plugin in its plugin folder runs hail's hooks and
+watches the mailbox, so it is never typed into: a send leaves the wake mark its plugin watches
+for. Its composer is a box of `┃` lines closed by a `╹▀…` line (opencode 1.18)."""
+
+from __future__ import annotations
+
+from hail.harnesses.base import PLAIN, PLUGIN, Harness, Screen
+
+HARNESS = Harness(
+    name="opencode",
+    title="opencode",
+    wake=PLUGIN,
+    output=PLAIN,
+    next_step="opencode loads it when it next starts",
+    screen=Screen(
+        # The box's last line names the agent and model; its first may hold the placeholder. This
+        # only tells `hail seats` and the look before a send what the pane shows.
+        shape="bar_box",
+        prompt="┃",
+        busy=("esc interrupt",),
+        placeholders=("Ask anything",),
+        extra={"end": ("╹▀",)},
+    ),
+)
+
+# Its config (`install/opencode_plugin.py`): hail's plugin in its `plugins` folder, in its config
+# folder (named after it) under `$XDG_CONFIG_HOME`, else under `~/.config`.
+PLUGINS = "plugins"

@@ -1,0 +1,37 @@
+"""The harness set, written once, and each harness's record by name.
+
+`NAMES` is the one list of the harnesses hail knows, in the order it reports them. `get` imports
+only the module of the harness asked for (`hail.harnesses.<name>`), so a hook run for one harness
+loads no other's.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.harnesses.base import Harness
+
+#: Every harness hail knows: each is a module of this package holding its `HARNESS` record.
+NAMES = ("claude", "codex", "gemini", "opencode")
+#: The harnesses hail's waiter (`hail listen --format <name>`) runs as a hook of: the verb table
+#: reads it with no record loaded (a test checks it against the hook table's `listen` rows).
+LISTENING = ("claude",)
+
+
+def get(name: str) -> Harness:
+    """The record of the harness `name`; KeyError for a name hail does not know."""
+    if name not in NAMES:
+        raise KeyError(name)
+    module = __import__(f"hail.harnesses.{name}", fromlist=["HARNESS"])
+    found: Harness = module.HARNESS
+    return found
+
+
+def every() -> tuple[Harness, ...]:
+    """Every harness's record, in `NAMES`' order."""
+    return tuple(get(name) for name in NAMES)
+
+
+def by_script(script: str) -> Harness | None:
+    """The harness a JavaScript runtime runs when it runs `script` (the last part of its path)."""
+    return next((h for h in every() if script in h.scripts), None)
