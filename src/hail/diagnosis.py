@@ -12,17 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hail import ids, policy
+from hail.harnesses import registry
+from hail.harnesses.base import WAKE
 from hail.output import age
 from hail.text import clip_value, printable_line
-
-#: The harnesses whose silence is judged: each runs a hook as it starts (Claude Code's and Gemini
-#: CLI's SessionStart, opencode's plugin) or at its first prompt (Codex), so an agent of one of
-#: them that ran none since it started runs none at all, or has had no prompt yet.
-JUDGED_HARNESSES = ("claude", "codex", "gemini", "opencode")
-#: Harnesses whose first hook waits for a first prompt: their silence may be an idle new session.
-WAITS_FOR_A_PROMPT = frozenset({"codex"})
-#: The harness whose sessions a send wakes through hail's waiter (`hail listen`).
-WAITER_HARNESS = "claude"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +119,9 @@ def _judged(agent: Agent, now: float) -> float | None:
 def silent(agent: Agent, hooked: float | None, now: float) -> Trouble | None:
     """An agent whose seat had no hook since the agent started."""
     started = _judged(agent, now)
-    if agent.agent not in JUDGED_HARNESSES or started is None:
+    # Every harness runs a hook as it starts (Claude Code's and Gemini CLI's SessionStart,
+    # opencode's plugin) or at its first prompt (Codex): one that ran none since, runs none.
+    if agent.agent not in registry.NAMES or started is None:
         return None
     if hooked is not None and hooked >= started:
         return None
@@ -134,13 +129,13 @@ def silent(agent: Agent, hooked: float | None, now: float) -> Trouble | None:
         f"{agent.agent} in {agent.pane} (seat {agent.seat}) started {age(now - started)} ago and"
         f" no hail hook has run in {agent.seat} since"
     )
-    if agent.agent in WAITS_FOR_A_PROMPT:
+    harness = registry.get(agent.agent)
+    if harness.first_hook_at_prompt:
         return Trouble(
             "hooks",
             agent.seat,
             f"{text}: it has had no prompt yet, or its hooks do not run",
-            "hail setup --trust-codex (Codex runs new hooks once trusted, the first at its first"
-            " prompt)",
+            harness.silent_fix,
         )
     return Trouble(
         "hooks",
@@ -156,7 +151,9 @@ def missing_waiter(agent: Agent, hooked: float | None, now: float) -> Trouble | 
     """A Claude Code whose hooks run but whose waiter does not listen: a send can only type into
     it, and not at all while a person drafts. One with no hook at all is `silent` instead."""
     started = _judged(agent, now)
-    if agent.agent != WAITER_HARNESS or agent.native or started is None:
+    if agent.native or started is None or agent.agent not in registry.NAMES:
+        return None
+    if registry.get(agent.agent).wake != WAKE:
         return None
     if hooked is None or hooked < started:
         return None

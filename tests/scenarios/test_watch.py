@@ -138,7 +138,7 @@ def test_each_change_shows_within_a_second(cockpit: Cockpit) -> None:
     c = cockpit
     state = c.scene.state
     boss_row = row(c.screen(), "boss")
-    assert boss_row[1:4] == [f"{c.panes['boss']}:claude", "typed", "idle, no hooks"], boss_row
+    assert boss_row[1:4] == [f"{c.panes['boss']}:claude", "type", "idle, no hooks"], boss_row
 
     # a send: filed, not typed
     rc, out, err = c.say("boss", "worker", "ask", "--no-wake", "Q1 review the parser")
@@ -268,7 +268,7 @@ def test_once_and_json_see_the_panes_and_their_screens(cockpit: Cockpit) -> None
         "watch", "--once", cwd=c.scene.root, env={**c.scene.env, "HAIL_SOCKET": c.scene.socket}
     )
     assert r.rc == 0, r.err
-    assert row(r.out, "worker")[1:3] == [f"{c.panes['worker']}:claude", "typed"]
+    assert row(r.out, "worker")[1:3] == [f"{c.panes['worker']}:claude", "type"]
     r = c.scene.run(
         "watch", "--json", cwd=c.scene.root, env={**c.scene.env, "HAIL_SOCKET": c.scene.socket}
     )

@@ -115,16 +115,16 @@ def test_a_seat_with_one_agent_is_typed_into_and_shows_its_screen() -> None:
         NOW,
     )
     rows = {r.mailbox: r for r in snap.seats}
-    assert (rows["boss"].route, rows["boss"].state, rows["boss"].jump) == ("typed", "busy", "%1")
+    assert (rows["boss"].route, rows["boss"].state, rows["boss"].jump) == ("type", "busy", "%1")
     assert (rows["worker"].route, rows["worker"].unread, rows["worker"].panes) == (
-        "typed",
+        "type",
         1,
         ("%2", "%3"),
     )
     assert render.seat_cells(rows["boss"], NOW) == [
         "boss",
         "%1:claude",
-        "typed",
+        "type",
         "busy",
         "0",
         "5s",
@@ -141,7 +141,7 @@ def test_a_shared_seat_has_no_route_and_each_sub_seat_its_own() -> None:
     rows = {r.mailbox: r for r in snap.seats}
     assert (rows["api"].route, rows["api"].state) == ("-", "idle draft")
     assert (rows["api@%4"].route, rows["api@%4"].jump, rows["api@%4"].state) == (
-        "typed",
+        "type",
         "%4",
         "idle",
     )
@@ -343,7 +343,7 @@ def test_a_claude_whose_hooks_run_but_whose_waiter_does_not_listen_is_trouble() 
         "claude in %1 (seat boss) has no live waiter (hail listen): a send can only type into it"
     )
     assert t.fix.startswith("hail setup (it installs the waiter), then restart the agent in %1")
-    assert snap.seats[0].route == "typed" and snap.seats[1].route == "woken"
+    assert snap.seats[0].route == "type" and snap.seats[1].route == "wake"
 
 
 def test_a_mailbox_another_user_may_write_is_trouble_with_the_chown() -> None:
@@ -394,7 +394,7 @@ def test_the_json_carries_the_same_rows() -> None:
     data = render.to_json(snap)
     assert data["version"] == 1
     seats = data["seats"]
-    assert isinstance(seats, list) and seats[1]["route"] == "typed"
+    assert isinstance(seats, list) and seats[1]["route"] == "type"
     messages = data["messages"]
     assert isinstance(messages, list)
     assert messages[0]["receipt"] == {

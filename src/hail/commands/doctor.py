@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 from hail import __version__, policy
 from hail.context import Ctx
 from hail.errors import HailError
+from hail.harnesses import registry
+from hail.harnesses.base import QUEUE, WAKE
 from hail.output import emit
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs
@@ -243,13 +245,16 @@ def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
     notes: list[str] = []
     now = ctx.now()
     for pane in panes.panes:
-        if pane.agent not in ("claude", "codex") or pane.seat is None:
+        if pane.agent not in registry.NAMES or pane.seat is None:
+            continue
+        route = registry.get(pane.agent).wake
+        if route not in (WAKE, QUEUE):
             continue
         pid = ctx.procs().agent_pid(pane.pid, pane.agent)
         started = ctx.procs().started_at(pid) if pid is not None else None
         if started is None or now - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
             continue
-        if pane.agent == "claude":
+        if route == WAKE:
             native = route_of(ctx, pane, pane.seat) != "type"
             agent = diagnosis.Agent(pane.id, pane.seat, pane.agent, started, native)
             hooked = ctx.store.mailbox(pane.seat).hooked_at()

@@ -12,10 +12,10 @@ import os
 from hail import envelope, ids, policy
 from hail.context import Ctx
 from hail.errors import NOT_WOKEN, OverCapError, StateError, UsageError
+from hail.message import render
 from hail.output import emit, flush, note, warn
 from hail.seat import parse_target
 from hail.store import fs, records
-from hail.store.message import render
 from hail.transport.wake_policy import (
     Wake,
     look_first,

@@ -80,6 +80,7 @@ class Harness:
     __slots__ = (
         "brief_as_hook_json",
         "event_names",
+        "first_hook_at_prompt",
         "name",
         "next_step",
         "output",
@@ -87,6 +88,7 @@ class Harness:
         "scripts",
         "shared_daemon",
         "shared_events",
+        "silent_fix",
         "title",
         "wake",
     )
@@ -105,6 +107,8 @@ class Harness:
         shared_daemon: bool = False,
         next_step: str,
         screen: Screen,
+        first_hook_at_prompt: bool = False,
+        silent_fix: str = "",
     ) -> None:
         #: The id: `--format`'s word, the key of its hooks in `data/harness_hooks.json`, the agent
         #: name `hail seats` shows, and the name its process runs under (a pane's command).
@@ -132,6 +136,12 @@ class Harness:
         self.next_step = next_step
         #: Its screen's literals.
         self.screen = screen
+        #: Its first hook runs at its first prompt, not as it starts: a session that ran none may
+        #: only be new and unprompted (doctor and watch word its silence so).
+        self.first_hook_at_prompt = first_hook_at_prompt
+        #: The fix doctor and watch give for a session of it that ran no hook since it started,
+        #: where it differs from rerunning setup and restarting the agent.
+        self.silent_fix = silent_fix
 
     def __repr__(self) -> str:
         return f"Harness({self.name!r})"

@@ -12,6 +12,10 @@ HARNESS = Harness(
     wake=QUEUE,
     shared_events=True,
     shared_daemon=True,
+    first_hook_at_prompt=True,
+    silent_fix=(
+        "hail setup --trust-codex (Codex runs new hooks once trusted, the first at its first prompt)"
+    ),
     next_step=(
         "run hail setup --trust-codex (or /hooks in Codex) once to trust the changed hooks;"
         " a new session picks them up"

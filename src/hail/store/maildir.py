@@ -383,5 +383,7 @@ def _claim(box: Mailbox, unread: Unread, how: How, claims: Claims) -> str | None
 
 
 def _fresh(mark: float | None, now: float) -> bool:
-    """A mark set within HOOKED_FRESH_DAYS of `now`."""
-    return mark is not None and now - mark < policy.HOOKED_FRESH_SECONDS
+    """A mark set within HOOKED_FRESH_DAYS of `now`: the one rule doctor and watch judge by too."""
+    from hail.diagnosis import hooks_live  # pure; only sends ask, never a hook
+
+    return hooks_live(mark, now)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from hail import diagnosis, policy
 from hail.diagnosis import Trouble
+from hail.harnesses.base import TYPE
 from hail.output import age
 from hail.store.conversation import seat_of_mailbox
 from hail.store.waits import blocking_path
@@ -41,7 +42,7 @@ class SeatRow:
     agents: tuple[PaneState, ...]
     panes: tuple[str, ...]  # every pane working in the seat
     jump: str  # the pane Enter brings up: the row's agent, else its only pane; "" for none
-    route: str  # how a send reaches it: typed; "-" none; "?" tmux unreachable
+    route: str  # how a send reaches it, as `hail seats` names it (wake, queue, hooks, plugin, type); "-" none; "?" tmux unreachable
     state: str  # its agents' screens: idle busy draft dialog other ?; "-" no agent
     hooks: str  # live, stale (none for 7 days) or never
     unread: int
@@ -152,7 +153,7 @@ def _seat_rows(
         if not reachable:
             route, shown = "?", "?"
         else:
-            route = _ROUTE_WORDS.get(agents[0].route, "typed") if len(agents) == 1 else "-"
+            route = (agents[0].route or TYPE) if len(agents) == 1 else "-"
             shown = " ".join(p.state for p in agents) or "-"
         jump = agents[0].id if agents else pane or (in_seat[0].id if len(in_seat) == 1 else "")
         rows.append(
@@ -180,10 +181,6 @@ def _holds_on(hold: HoldState, name: str, seat: str, pane: str) -> bool:
     if hold.to == name or (pane and hold.to == seat):
         return True
     return not pane and seat_of_mailbox(hold.to) == seat
-
-
-#: A route as the send reports it (`woken:`, `queued:`, `typed:`), from `native.route_of`'s word.
-_ROUTE_WORDS = {"wake": "woken", "queue": "queued", "hooks": "hooks", "plugin": "plugin"}
 
 
 # --- conversations ---------------------------------------------------------------------------
@@ -270,7 +267,7 @@ def agent_of(pane: PaneState) -> diagnosis.Agent:
     """An agent pane as the diagnosis reads it; its route from hail's records (`type` when none
     but typing reaches it)."""
     return diagnosis.Agent(
-        pane.id, pane.seat or "", pane.agent or "", pane.started, pane.route != "type"
+        pane.id, pane.seat or "", pane.agent or "", pane.started, pane.route != TYPE
     )
 
 
