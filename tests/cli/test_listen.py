@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -17,7 +18,7 @@ import pytest
 
 from hail import policy
 from tests.support.entry import hail_bin
-from tests.support.macos import not_on_macos, run_shaped
+from tests.support.macos import SHAPED, not_on_macos, run_shaped
 from tests.support.procs import alive, hails_backend, wait_until
 from tests.support.world import World
 
@@ -168,6 +169,46 @@ def test_it_ends_within_a_look_of_its_client_ending(world: World, waiters: Waite
     assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
     client.kill()
     client.wait()
+    assert ended(waiter, 1 + 3 * policy.WAITER_CHECK_SECONDS) == 0
+    assert waiters.record(client.pid) == {}, "its record is gone"
+
+
+@pytest.mark.parametrize("backend", ["portable", "proc"])
+def test_it_ends_within_a_look_of_its_client_ending_as_a_zombie(
+    world: World, waiters: Waiters, backend: str
+) -> None:
+    """Claude Code's hooks write to a socket it reads. A client killed and not yet reaped is a
+    zombie, which `kill 0` still finds (the portable backend's check between its looks): the
+    socket's end tells the waiter its client is gone."""
+    if backend == "proc" and (SHAPED or not os.path.isdir("/proc/self")):
+        pytest.skip("no /proc here")
+    ours, theirs = socket.socketpair()
+    client = subprocess.Popen(["sleep", "120"], pass_fds=(ours.fileno(),))
+    waiters.procs.append(client)
+    ours.close()  # the client holds that end alone, as Claude Code does
+    full = {
+        **world.env,
+        "CLAUDE_PID": str(client.pid),
+        "HAIL_PROCESS_BACKEND": backend,
+        **INTERACTIVE,
+    }
+    waiter = subprocess.Popen(
+        [hail_bin(), "listen", "--format", "claude"],
+        cwd=world.root / "worker",
+        env=full,
+        stdin=subprocess.PIPE,
+        stdout=theirs.fileno(),
+        stderr=subprocess.PIPE,
+    )
+    waiters.procs.append(waiter)
+    theirs.close()
+    assert waiter.stdin is not None
+    waiter.stdin.write(START.encode())
+    waiter.stdin.close()
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    time.sleep(2 * policy.WAITER_CHECK_SECONDS)
+    assert waiter.poll() is None, "it listens while its client lives"
+    os.kill(client.pid, signal.SIGKILL)  # not reaped: a zombie until the test's teardown
     assert ended(waiter, 1 + 3 * policy.WAITER_CHECK_SECONDS) == 0
     assert waiters.record(client.pid) == {}, "its record is gone"
 

@@ -333,8 +333,8 @@ def test_doctor_names_the_agents_a_send_can_only_type_into(typing_world: World) 
     time.sleep(11)  # past the grace doctor gives an agent to run its first hook
     doctor = world.hail(["doctor"])
     assert (
-        f"note claude in {claude.pane} (seat boss) has no live waiter (hail listen), so sends type"
-        " into it" in doctor.out
+        f"note claude in {claude.pane} (seat boss) has no live waiter (hail listen): a send can"
+        " only type into it" in doctor.out
     ), doctor
     assert f"note codex in {codex.pane} (seat worker): its thread is unknown to hail" in doctor.out
     world.tmux.submit(codex.pane, "hello")

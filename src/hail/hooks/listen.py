@@ -13,8 +13,9 @@ does nothing.
 - **Asleep in `sigwait`**, its signals blocked: a send's SIGUSR1 wakes it at once, and its own
   alarm (`setitimer`'s SIGALRM) every WAITER_CHECK_SECONDS. Both are POSIX, so it sleeps the same
   on Linux, macOS and the BSDs (macOS has no `sigtimedwait`). At each look it sees whether its
-  Claude Code process still runs (a SIGKILLed client cannot end its hooks), whether it was
-  replaced, and whether a wake was asked for while no signal reached it.
+  Claude Code process still runs (a SIGKILLed client cannot end its hooks; the stdout socket it
+  reads ends with it, even before its parent reaps it), whether it was replaced, and whether a
+  wake was asked for while no signal reached it.
 - **Only for a send that asked**, only while the session is between turns (the last hook was a
   Stop that let its turn end, or SessionStart): mid-turn, PostToolUse and Stop carry the mail.
 - **Bounded**: it ends after WAITER_LIFE_SECONDS, a minute before the hook's `timeout`.
@@ -140,6 +141,35 @@ def _nudge(pid: int) -> bool:
     return True
 
 
+def _watched_stdout() -> int:
+    """stdout, when it is a socket (Claude Code's hooks' are), set not to block; else -1.
+
+    Claude Code holds its other end, so it reads as ended once Claude Code's process ended, even
+    while that process is a zombie nobody has reaped yet, which `kill 0` (the portable process
+    backend's quick check) still finds."""
+    import stat
+
+    try:
+        if not stat.S_ISSOCK(os.fstat(1).st_mode):
+            return -1
+        os.set_blocking(1, False)
+    except OSError:
+        return -1
+    return 1
+
+
+def _hung_up(fd: int) -> bool:
+    """The other end of the socket `fd` closed: what it reads is the end of the stream."""
+    if fd < 0:
+        return False
+    try:
+        return os.read(fd, 1) == b""
+    except BlockingIOError:
+        return False  # open, and nothing to read: its reader is alive
+    except OSError:
+        return True  # reset: its reader is gone
+
+
 def sleep(seconds: float) -> int:
     """Sleep until a blocked signal of the waiter's comes, at most `seconds`; the signal's number.
     A pending alarm of an earlier sleep only makes the next look come early."""
@@ -150,7 +180,7 @@ def sleep(seconds: float) -> int:
 class Listener:
     """One waiter's life: take the record, sleep, look, and end one way or the other."""
 
-    __slots__ = ("ctx", "me", "path", "served")
+    __slots__ = ("ctx", "hangup", "me", "path", "served")
 
     def __init__(self, ctx: Ctx, me: presence.Waiter) -> None:
         self.ctx = ctx
@@ -158,6 +188,8 @@ class Listener:
         self.path = presence.waiter_path(ctx.store, me.claude)
         #: When the waiter this one replaces woke the session: a wake asked before it is served.
         self.served = 0.0
+        #: The socket Claude Code reads this hook's stdout from, or -1.
+        self.hangup = _watched_stdout()
 
     def run(self) -> int:
         store = self.ctx.store
@@ -182,7 +214,7 @@ class Listener:
                     if named.listening(procs) or named.state == presence.FIRED:
                         return QUIET  # a newer waiter listens, or has woken the session
                     presence.write_waiter(store, self.me)  # it was killed before it could remove it
-                if not self.me.client_running(procs):
+                if _hung_up(self.hangup) or not self.me.client_running(procs):
                     return QUIET
                 if self.wanted():
                     fired = True
