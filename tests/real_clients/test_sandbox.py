@@ -161,7 +161,7 @@ def test_a_claude_whose_path_lacks_hail_makes_doctor_exit_1_naming_the_fix(world
 
     def doctor_sees_it() -> str | None:
         run = world.hail(["doctor"], cwd=world.seat["boss"])
-        silent = f"FIX  claude in {claude.pane} (seat worker) started at"
+        silent = f"FIX  claude in {claude.pane} (seat worker) started "
         if run.rc == 1 and silent in run.out:
             return run.out
         return None
