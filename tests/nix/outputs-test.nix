@@ -76,7 +76,7 @@ let
     ++ expect (at "devShell has ruff, tmux, just, jq") (
       hasAll [ "ruff" "tmux" "just" "jq" ] shellNames
     )
-    ++ expect (at "devShell python has the dependencies, pytest, hypothesis, mypy") (
+    ++ expect (at "devShell python has the dependencies, pytest with xdist, hypothesis, mypy") (
       hasAll [
         "click"
         "libtmux"
@@ -84,6 +84,7 @@ let
         "textual"
         "tomlkit"
         "pytest"
+        "pytest-xdist"
         "hypothesis"
         "mypy"
       ] (names python.packages)

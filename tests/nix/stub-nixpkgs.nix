@@ -89,6 +89,7 @@
                 "mypy"
                 "platformdirs"
                 "pytest"
+                "pytest-xdist"
                 "pytestCheckHook"
                 "textual"
                 "tomlkit"
