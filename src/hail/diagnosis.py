@@ -48,7 +48,7 @@ def hooks_state(hooked: float | None, now: float) -> str:
 def hooks_live(hooked: float | None, now: float) -> bool:
     """A hook read the mailbox within HOOKED_FRESH_SECONDS, the boundary included: its agent's
     hooks will carry mail sent now."""
-    return hooked is not None and now - hooked <= policy.HOOKED_FRESH_SECONDS
+    return policy.hooked_lately(hooked, now)
 
 
 # --- unread mail nobody reads -----------------------------------------------------------------------

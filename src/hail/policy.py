@@ -46,6 +46,14 @@ OLD_BLOCK_SECONDS = 7 * 86400
 #: An fyi to a mailbox whose hooks ran this recently is not typed: it rides the next hook.
 HOOKED_FRESH_DAYS = 7
 HOOKED_FRESH_SECONDS = HOOKED_FRESH_DAYS * 86400
+
+
+def hooked_lately(mark: float | None, now: float) -> bool:
+    """A hook mark within HOOKED_FRESH_SECONDS of `now`, the boundary included: that agent's
+    hooks will carry mail sent now. The one rule the send, doctor and watch judge by."""
+    return mark is not None and now - mark <= HOOKED_FRESH_SECONDS
+
+
 #: A send without receipt shows in the sender's brief after this.
 LATE_SEND_SECONDS = 120
 #: ... and lapses (reported once) after this.

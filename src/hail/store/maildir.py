@@ -383,7 +383,5 @@ def _claim(box: Mailbox, unread: Unread, how: How, claims: Claims) -> str | None
 
 
 def _fresh(mark: float | None, now: float) -> bool:
-    """A mark set within HOOKED_FRESH_DAYS of `now`: the one rule doctor and watch judge by too."""
-    from hail.diagnosis import hooks_live  # pure; only sends ask, never a hook
-
-    return hooks_live(mark, now)
+    """A mark set within HOOKED_FRESH_DAYS of `now` (`policy.hooked_lately`)."""
+    return policy.hooked_lately(mark, now)
