@@ -12,7 +12,7 @@ does nothing.
   waiter of the last Stop (or of a `/clear`) is the one that listens.
 - **Asleep in `sigwait`**, its signals blocked: a send's SIGUSR1 wakes it at once, and its own
   alarm (`setitimer`'s SIGALRM) every WAITER_CHECK_SECONDS. Both are POSIX, so it sleeps the same
-  on Linux, macOS and the BSDs (macOS has no `sigtimedwait`). At each look it sees whether its
+  on Linux, macOS and the BSDs (macOS has no timed signal wait). At each look it sees whether its
   Claude Code process still runs (a SIGKILLed client cannot end its hooks; the stdout socket it
   reads ends with it, even before its parent reaps it), whether it was replaced, and whether a
   wake was asked for while no signal reached it.
