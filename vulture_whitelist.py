@@ -24,3 +24,10 @@ _.action_help
 _.action_only
 _.action_all
 _.action_select
+# json's C scanner reads its decoder's settings by name (transport/codex_daemon._Decoding).
+_.strict
+_.object_hook
+_.object_pairs_hook
+_.parse_float
+_.parse_int
+_.parse_constant

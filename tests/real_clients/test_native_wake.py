@@ -131,7 +131,7 @@ def test_an_idle_agent_gets_an_ask_with_nothing_typed(world: World, kind: str) -
 
 def next_send_by_the_record(world: World, agent: Agent) -> None:
     """The first send surveyed tmux and wrote the TUI's pane and server into the thread's record:
-    the next one queues from the record alone."""
+    the next one queues from the record alone, asking Codex's daemon itself."""
     record = thread_record(world)
     assert record is not None and record["pane"] == agent.pane and record["tui"], record
     fake = world.fake_for(agent)
@@ -147,6 +147,8 @@ def next_send_by_the_record(world: World, agent: Agent) -> None:
     imported = {line.rsplit("|", 1)[1].strip() for line in sent.err.splitlines() if "|" in line}
     assert "hail.commands.send" in imported, "the importtime lines were read"
     assert not {"libtmux", "hail.transport.panes", "hail.transport.wake"} & imported, imported
+    # The daemon was asked on its socket: no `codex queue`, nor any process, was started.
+    assert "hail.transport.codex_daemon" in imported and "subprocess" not in imported, imported
     turn = eventually(lambda: first_delivery(fake, sent.id), "the second body reached the model")
     print(
         f"FIGURE native-idle codex-daemon, by the record: {turn['t'] - sent_at:.2f} s from send "

@@ -245,30 +245,39 @@ def thread_id_now() -> str:
     return f"{ms[:8]}-{ms[8:]}-7e91-a994-a12591cb9434"
 
 
-@pytest.mark.parametrize("server", [False, True], ids=["surveyed", "by-records"])
-def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene, server: bool) -> None:
-    """A thread on record whose TUI is the pane's Codex, but `codex queue` fails (the stand-in's
-    binary is an interpreter): the envelope is typed into the idle composer instead, whether the
-    route came from a survey or from the record alone (then the pane is surveyed to type)."""
+def codex_on_record(scene: Scene, *, daemon: bool, known: bool = True) -> presence.Thread:
+    """A stand-in Codex TUI in the recipient's pane (an interpreter named `codex`, so a `codex
+    queue` run fails), its thread on record as hail's hooks leave it, between turns: without the
+    daemon the record names its TUI; under it, only once a send found the TUI in its pane
+    (`known`: its TUI, pane and server written in)."""
     scene.env["HAIL_AGENT_COMMANDS"] = "codex"
     exe = script_command(scene.root, "codex", COMPOSER, "codex")
     scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
     assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
     tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
     store = Store(str(scene.state))
-    Path(presence.directory(store)).mkdir(parents=True)
+    Path(presence.directory(store)).mkdir(parents=True, exist_ok=True)
     thread = presence.Thread(
         thread_id_now(),
         "worker",
-        daemon=True,
-        tui=tui if server else 0,  # under the daemon a send writes the TUI in
-        tui_start=hails_backend().start(tui) if server else "",
-        pane=scene.recv if server else "",
+        daemon=daemon,
+        tui=tui if known else 0,
+        tui_start=hails_backend().start(tui) if known else "",
+        pane=scene.recv if known else "",
         since=time.time(),
-        server=scene.socket if server else "",
+        server=scene.socket if known else "",
     )
     (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
     scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+    return thread
+
+
+@pytest.mark.parametrize("server", [False, True], ids=["surveyed", "by-records"])
+def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene, server: bool) -> None:
+    """A thread on record whose TUI is the pane's Codex, but `codex queue` fails (the stand-in's
+    binary is an interpreter): the envelope is typed into the idle composer instead, whether the
+    route came from a survey or from the record alone (then the pane is surveyed to type)."""
+    codex_on_record(scene, daemon=True, known=server)
 
     sent = scene.as_pane(scene.sender, "worker", "ask", "queue or type")
 
@@ -397,25 +406,7 @@ def test_a_record_of_another_tmux_server_is_not_taken_without_a_survey(
 def test_a_codex_without_its_daemon_has_its_empty_composer_typed_into(scene: Scene) -> None:
     """Without its daemon Codex reads its queue every 10 s: its idle, empty composer is typed into
     instead, and no `codex queue` runs (the stand-in's would fail)."""
-    scene.env["HAIL_AGENT_COMMANDS"] = "codex"
-    exe = script_command(scene.root, "codex", COMPOSER, "codex")
-    scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
-    assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
-    tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
-    store = Store(str(scene.state))
-    Path(presence.directory(store)).mkdir(parents=True)
-    thread = presence.Thread(
-        thread_id_now(),
-        "worker",
-        False,
-        tui,
-        hails_backend().start(tui),
-        scene.recv,
-        time.time(),
-        scene.socket,
-    )
-    (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
-    scene.as_pane(scene.recv, "brief", "--hook")  # between turns
+    codex_on_record(scene, daemon=False)
     assert route_cell(scene) == "queue-10s", "seats says its queue is read every 10 s"
 
     sent = scene.as_pane(scene.sender, "worker", "ask", "type into the empty composer")

@@ -1,5 +1,6 @@
-"""Codex's queue: `codex queue --thread <id> --message <envelope>` for the thread of the TUI in a
-pane [docs/transport.md "Routes"].
+"""Codex's queue for the thread of the TUI in a pane [docs/transport.md "Routes"]: through Codex's
+shared daemon, asked directly (`transport/codex_daemon.py`), or without the daemon `codex queue
+--thread <id> --message <envelope>`.
 
 The queued text reaches the TUI as a prompt of its own (UserPromptSubmit carries it verbatim), so
 the envelope is queued exactly as it would be typed and the prompt hook frames the body under it.
@@ -122,14 +123,28 @@ def queue_env(env: dict[str, str]) -> dict[str, str]:
     return kept | {"PATH": SYSTEM_PATH}
 
 
-def queue(ctx: Ctx, thread: Thread, tui: int, text: str) -> str:
-    """Queue `text` for the thread with the TUI's own binary, least privileged; "" once queued,
-    else why not (the caller then types instead)."""
+def queue(ctx: Ctx, thread: Thread, tui: int, text: str, client_id: str) -> str:
+    """Queue `text` for the thread: through Codex's daemon when it runs one (nothing is run),
+    else with the TUI's own binary, least privileged; "" once queued, else why not (the caller
+    then types instead). `client_id` names the queued prompt to Codex."""
     procs = ctx.procs()
     start = procs.start(tui)
     env = procs.environment(tui)
     if env is None or not env.get("HOME"):
         return f"cannot read the environment of Codex's process {tui}"
+    if thread.daemon:
+        from hail.transport import codex_daemon
+
+        address = codex_daemon.address(codex_daemon.socket_path(env))
+        if address is not None:
+            if not procs.is_running(tui, start):
+                return f"Codex's process {tui} ended"
+            try:
+                return codex_daemon.queue_add(
+                    address, thread.id, text, client_id, policy.CODEX_QUEUE_TIMEOUT
+                )
+            except codex_daemon.Unreachable:
+                pass  # a socket its daemon left: `codex queue` knows what to do then
     exe, why = native_binary(procs, tui, env)
     if not exe:
         return why

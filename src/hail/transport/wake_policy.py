@@ -253,7 +253,7 @@ class Wake:
         inline = self.inline()
         if inline is not None:
             inline.file()
-        failure = queue(self.ctx, found.thread, found.tui, self.line)
+        failure = queue(self.ctx, found.thread, found.tui, self.line, f"hail-{self.msg_id}")
         if failure and inline is not None:
             inline.undo()
         return failure

@@ -1,0 +1,131 @@
+"""A send queues to a Codex under its shared daemon by asking the daemon itself (docs/transport.md
+"Codex's daemon"): `thread/queue/add` over the daemon's control socket, as `codex queue` does,
+with no Codex process started. A stand-in daemon (`codex_daemon.py`) answers as the pinned one
+does; the stand-in TUI is an interpreter named `codex`, so a `codex queue` run would fail and type.
+The real daemon is driven by tests/real_clients/test_native_wake.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.scenarios.conftest import HERE, Scene
+from tests.scenarios.test_native_routes import (
+    IMPORTTIME,
+    NOT_ON_THE_RECORDS_ROUTES,
+    codex_on_record,
+    imported,
+    said,
+)
+
+DAEMON = HERE / "codex_daemon.py"
+
+
+class Daemon:
+    """The stand-in daemon's process and what it was told."""
+
+    def __init__(self, scene: Scene, mode: str) -> None:
+        self.link = (
+            scene.root / "home" / ".codex" / "app-server-control" / "app-server-control.sock"
+        )
+        self.log = scene.root / "daemon.jsonl"
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(DAEMON),
+                str(self.link),
+                str(scene.root / "d.sock"),
+                str(self.log),
+                mode,
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None and self.proc.stdout.readline() == "LISTENING\n"
+
+    def told(self) -> list[dict[str, object]]:
+        text = self.log.read_text() if self.log.exists() else ""
+        return [json.loads(line) for line in text.splitlines()]
+
+    def end(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+@pytest.fixture
+def daemon(request: pytest.FixtureRequest, scene: Scene) -> Iterator[Daemon]:
+    d = Daemon(scene, getattr(request, "param", "queue"))
+    try:
+        yield d
+    finally:
+        d.end()
+
+
+def test_a_queued_send_asks_the_daemon_itself_and_starts_no_process(
+    scene: Scene, daemon: Daemon
+) -> None:
+    thread = codex_on_record(scene, daemon=True)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "is the queue quick", prefix=IMPORTTIME)
+
+    assert sent.rc == 0, sent.err
+    assert said(sent.err) == (
+        f"hail: queued: Codex in {scene.recv} takes it as its next prompt; nothing typed\n"
+    )
+    modules = imported(sent.err)
+    assert "hail.transport.codex_daemon" in modules, "the import lines are read"
+    assert not (NOT_ON_THE_RECORDS_ROUTES | {"subprocess"}) & modules, modules
+    told = daemon.told()
+    first, second, third = (m for m in told if "pong" not in m)
+    assert first["method"] == "initialize"
+    assert first["params"]["capabilities"] == {"experimentalApi": True}  # type: ignore[index]
+    assert second == {"method": "initialized"}
+    assert third["method"] == "thread/queue/add"
+    params = third["params"]
+    assert isinstance(params, dict)
+    assert params["threadId"] == thread.id
+    assert params["clientUserMessageId"] == f"hail-{sent.id}"
+    (text_input,) = params["input"]
+    envelope = text_input["text"]
+    assert envelope.startswith(f"[hail kind:ask from:boss/{scene.sender} id:{sent.id}] ")
+    assert "\n" not in envelope and "is the queue quick" in envelope
+    assert {"pong": "are you there"} in told, "the daemon's ping was answered"
+    time.sleep(0.5)
+    assert "SUBMITTED" not in scene.screen(scene.recv), "nothing typed"
+    assert f"{sent.id}.md" in scene.new_files("worker")
+
+
+@pytest.mark.parametrize("daemon", ["refuse"], indirect=True)
+def test_a_daemon_that_refuses_the_queue_has_the_envelope_typed(
+    scene: Scene, daemon: Daemon
+) -> None:
+    codex_on_record(scene, daemon=True)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "queue or type")
+
+    assert sent.rc == 0, sent.err
+    assert "Codex's daemon refused the queue: thread not found; typing instead" in sent.err
+    assert f"hail: typed: into {scene.recv}" in sent.err
+    assert f"SUBMITTED [hail kind:ask from:boss/{scene.sender} id:{sent.id}]" in scene.screen(
+        scene.recv
+    )
+
+
+def test_a_file_where_the_daemons_socket_goes_is_not_asked(scene: Scene) -> None:
+    """No socket of the user's at the daemon's path (here a plain file): `codex queue` is run as
+    before, which the stand-in TUI's binary cannot be, so the envelope is typed."""
+    link = scene.root / "home" / ".codex" / "app-server-control" / "app-server-control.sock"
+    link.parent.mkdir(parents=True)
+    link.write_text("not a socket\n")
+    codex_on_record(scene, daemon=True)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "queue or type")
+
+    assert sent.rc == 0, sent.err
+    assert "not Codex's own binary; typing instead" in sent.err, sent.err
+    assert f"hail: typed: into {scene.recv}" in sent.err
