@@ -1075,9 +1075,10 @@ class Scratch:
         self.tmpdir = tmp
         self.socket = str(tmp / "s")
         self.env = {**env, "TMUX_TMPDIR": str(tmp), "HAIL_SOCKET": self.socket, "LANG": "C.UTF-8"}
-        self.claude = scratch / "bin" / "claude"
-        self.claude.parent.mkdir(exist_ok=True)
-        shutil.copy(shutil.which("bash") or "/bin/bash", self.claude)
+        (scratch / "bin").mkdir(exist_ok=True)
+        for agent in ("claude", "codex"):  # copies of bash under the agents' names
+            shutil.copy(shutil.which("bash") or "/bin/bash", scratch / "bin" / agent)
+        self.bin = scratch / "bin"
         self.screens = scratch / "screens"
         self.screens.mkdir(exist_ok=True)
         self.world = world
@@ -1117,9 +1118,9 @@ class Scratch:
         )
         return out.stdout.strip()
 
-    def show(self, text: str, hail: str = "") -> int:
-        """Restart SINK's pane on `text` and a stand-in `claude` (with `hail`, its waiter); its
-        pid."""
+    def show(self, text: str, hail: str = "", agent: str = "claude") -> int:
+        """Restart SINK's pane on `text` and a stand-in `agent` (with `hail`, a Claude Code's
+        waiter); its pid."""
         path = self.screens / f"{abs(hash(text))}.txt"
         path.write_text(text)
         payload = self.screens / "session.json"
@@ -1136,18 +1137,18 @@ class Scratch:
             "-k",
             "-t",
             self.sink,
-            f"cat '{path}'; exec '{self.claude}' -c '{script}'",
+            f"cat '{path}'; exec '{self.bin / agent}' -c '{script}'",
         )
         deadline = time.monotonic() + 10
         while True:
             pid = int(self.tmux("display", "-p", "-t", self.sink, "#{pane_pid}"))
             try:
-                if _proc(pid, "comm").strip() == "claude":
+                if _proc(pid, "comm").strip() == agent:
                     return pid
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                raise BenchError("the stand-in claude did not start")
+                raise BenchError(f"the stand-in {agent} did not start")
             time.sleep(0.02)
 
     def close(self) -> None:
@@ -1157,7 +1158,17 @@ class Scratch:
 
 
 #: The routes `--routes` times, in order; `bare` and `hook` are the baseline and the hook beside.
-ROUTES = ("woken", "plugin (opencode)", "busy", "typed", "not woken (--no-wake)")
+ROUTES = (
+    "woken",
+    "queued (Codex's daemon)",
+    "plugin (opencode)",
+    "busy",
+    "typed",
+    "not woken (--no-wake)",
+)
+#: The stand-in for Codex's daemon that the scenario tests use: it answers `thread/queue/add` as
+#: Codex 0.171's daemon does, at once (the real one takes 10-15 ms of its own to answer).
+CODEX_DAEMON = Path(__file__).resolve().parent.parent / "tests" / "scenarios" / "codex_daemon.py"
 
 
 def run_routes(world: World, hail: str, scratch: Path, runs: int, python: str) -> int:
@@ -1169,8 +1180,22 @@ def run_routes(world: World, hail: str, scratch: Path, runs: int, python: str) -
     env = {**base_env(world), "HAIL_AGENT_COMMANDS": "claude"}
     server = Scratch(world, scratch, env)
     waiters = Waiters(world, hail, server.env)
+    link = world.home / ".codex" / "app-server-control" / "app-server-control.sock"
+    daemon = subprocess.Popen(
+        [
+            sys.executable,
+            str(CODEX_DAEMON),
+            str(link),
+            str(server.tmpdir / "d"),
+            os.devnull,
+            "queue",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
     timings: dict[str, list[tuple[float, float]]] = {}
     try:
+        if not _until(lambda: link.exists()):
+            raise BenchError("the stand-in Codex daemon did not start")
         for _ in range(runs):
             for route in ROUTES:
                 timings.setdefault("python -c pass", []).append(
@@ -1184,6 +1209,9 @@ def run_routes(world: World, hail: str, scratch: Path, runs: int, python: str) -
                 _timed(hook, server.env, world.seat_dir(SINK), server)
             )
     finally:
+        daemon.kill()
+        daemon.wait()
+        link.unlink(missing_ok=True)
         waiters.end()
         server.close()
     print_routes(timings, runs)
@@ -1203,8 +1231,8 @@ def print_routes(timings: dict[str, list[tuple[float, float]]], runs: int) -> No
             f"{cpu:6.1f} ms CPU {cpu / bare_cpu:5.1f}x"
         )
     print(
-        "  queued (Codex)           the send plus `codex queue` (0.1-0.2 s on Codex 0.171):"
-        " tests/real_clients/test_native_wake.py prints it"
+        "  queued, Codex's own      its daemon answers thread/queue/add in 10-15 ms (Codex 0.171):"
+        " tests/real_clients/test_send_to_model.py prints the whole send"
     )
 
 
@@ -1222,10 +1250,14 @@ def _route_once(
     """One send to SINK on `route`; (wall ms, CPU ms of the send and the processes it waited for).
     Setting the route up (the pane's screen, a waiter, the turn's marks) is not timed."""
     waiters.end()
-    for record in (world.hail / "presence").glob("[co][lp]*-*"):  # claude-*, opencode-*
+    for record in (world.hail / "presence").glob("c[lo]*-*"):  # claude-*, codex-*
+        record.unlink()
+    for record in (world.hail / "presence").glob("opencode-*"):
         record.unlink()
     listens = route in ("woken", "busy")
-    pid = server.show(BUSY_SCREEN if route == "busy" else IDLE_SCREEN, hail if listens else "")
+    agent = "codex" if route.startswith("queued") else "claude"
+    screen = BUSY_SCREEN if route == "busy" else IDLE_SCREEN
+    pid = server.show(screen, hail if listens else "", agent)
     sink_env = {**server.env, "TMUX_PANE": server.sink}
     between_turns = [hail, "brief", "--hook"]
     subprocess.run(between_turns, cwd=world.seat_dir(SINK), env=sink_env, capture_output=True)
@@ -1239,6 +1271,14 @@ def _route_once(
             f"mailbox: {SINK}\npane: {server.sink}\nserver: {server.socket}\n"
         )
         (world.mailbox(SINK) / "watched").touch()
+    if agent == "codex":  # the record of a Codex thread under the daemon, its TUI found
+        ms = f"{int(time.time() * 1000):012x}"
+        thread = f"{ms[:8]}-{ms[8:]}-7e91-a994-a12591cb9434"  # a UUIDv7 of now
+        (world.hail / "presence" / f"codex-{thread}").write_text(
+            f"thread: {thread}\nmailbox: {SINK}\ndaemon: yes\ntui: {pid}\n"
+            f"tui-start: {_proc(pid, 'stat').rsplit(')', 1)[1].split()[19]}\n"
+            f"pane: {server.sink}\nserver: {server.socket}\nsince: {time.time():.3f}\n"
+        )
     if route == "busy":
         subprocess.run(
             [hail, "deliver", "--format", "claude"],
@@ -1260,6 +1300,7 @@ def _route_once(
     code = os.waitstatus_to_exitcode(status)
     wanted = {
         "woken": "hail: woken:",
+        "queued (Codex's daemon)": "hail: queued:",
         "plugin (opencode)": "hail: woken by its plugin:",
         "busy": "hail: busy:",
         "typed": "hail: typed:",

@@ -127,6 +127,12 @@ def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
+@pytest.fixture(params=["claude", "codex-daemon", "codex", "opencode"])
+def send_to_model_kind(request: pytest.FixtureRequest) -> str:
+    """Every client a send wakes with nothing typed, and Codex without its daemon (typed)."""
+    return str(request.param)
+
+
 @pytest.fixture
 def typing_world(
     request: pytest.FixtureRequest, tmp_path: Path, client_bin: Path
