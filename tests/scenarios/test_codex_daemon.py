@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from hail.store import presence
+from hail.store.store import Store
 from tests.scenarios.conftest import HERE, Scene
 from tests.scenarios.test_native_routes import (
     IMPORTTIME,
@@ -22,6 +24,7 @@ from tests.scenarios.test_native_routes import (
     imported,
     said,
 )
+from tests.support.procs import hails_backend
 
 DAEMON = HERE / "codex_daemon.py"
 
@@ -79,7 +82,9 @@ def test_a_queued_send_asks_the_daemon_itself_and_starts_no_process(
     )
     modules = imported(sent.err)
     assert "hail.transport.codex_daemon" in modules, "the import lines are read"
-    assert not (NOT_ON_THE_RECORDS_ROUTES | {"subprocess"}) & modules, modules
+    # No process is started on the /proc backend; the portable one (macOS) asks `ps` of the TUI.
+    no_process = {"subprocess"} if hails_backend().name == "proc" else set()
+    assert not (NOT_ON_THE_RECORDS_ROUTES | no_process) & modules, modules
     told = daemon.told()
     first, second, third = (m for m in told if "pong" not in m)
     assert first["method"] == "initialize"
@@ -129,3 +134,44 @@ def test_a_file_where_the_daemons_socket_goes_is_not_asked(scene: Scene) -> None
     assert sent.rc == 0, sent.err
     assert "not Codex's own binary; typing instead" in sent.err, sent.err
     assert f"hail: typed: into {scene.recv}" in sent.err
+
+
+def test_the_first_send_finds_the_tui_by_its_process_and_needs_no_tmux(
+    scene: Scene, daemon: Daemon
+) -> None:
+    """Under the daemon no hook names the TUI: the first send finds it in the process table (the
+    Codex that is its pane's agent, in the thread's seat, older than the thread), queues with no
+    tmux call, and writes the TUI, its pane and its server into the thread's record."""
+    thread = codex_on_record(scene, daemon=True, known=False)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "first ask", prefix=IMPORTTIME)
+
+    assert sent.rc == 0, sent.err
+    assert said(sent.err) == (
+        f"hail: queued: Codex in {scene.recv} takes it as its next prompt; nothing typed\n"
+    )
+    assert not NOT_ON_THE_RECORDS_ROUTES & imported(sent.err), "no survey"
+    (record,) = presence.threads(Store(str(scene.state)))
+    tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
+    assert (record.id, record.tui, record.pane, record.server) == (
+        thread.id,
+        tui,
+        scene.recv,
+        scene.socket,
+    )
+    assert [m["method"] for m in daemon.told() if "method" in m][-1] == "thread/queue/add"
+
+
+def test_a_tui_younger_than_the_thread_is_not_taken_for_its_own(
+    scene: Scene, daemon: Daemon
+) -> None:
+    """The pane's Codex started after the thread was created (a thread of an earlier TUI): it is
+    not the thread's, by the process table as by a survey, so nothing is queued to it."""
+    codex_on_record(scene, daemon=True, known=False, created=time.time() - 60)
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "whose thread", prefix=IMPORTTIME)
+
+    assert sent.rc == 0, sent.err
+    assert "libtmux" in imported(sent.err), "surveyed"
+    assert f"hail: typed: into {scene.recv}" in said(sent.err)
+    assert not any(m.get("method") == "thread/queue/add" for m in daemon.told())

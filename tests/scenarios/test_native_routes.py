@@ -239,26 +239,35 @@ def route_cell(scene: Scene) -> str:
     return row[head.index("ROUTE") :].split()[0]
 
 
-def thread_id_now() -> str:
-    """A Codex thread id (a UUIDv7) created now."""
-    ms = f"{int(time.time() * 1000):012x}"
+def thread_id_now(created: float | None = None) -> str:
+    """A Codex thread id (a UUIDv7) created now, or at `created`."""
+    ms = f"{int((time.time() if created is None else created) * 1000):012x}"
     return f"{ms[:8]}-{ms[8:]}-7e91-a994-a12591cb9434"
 
 
-def codex_on_record(scene: Scene, *, daemon: bool, known: bool = True) -> presence.Thread:
+def codex_on_record(
+    scene: Scene,
+    *,
+    daemon: bool,
+    known: bool = True,
+    created: float | None = None,
+    hidden: bool = False,
+) -> presence.Thread:
     """A stand-in Codex TUI in the recipient's pane (an interpreter named `codex`, so a `codex
     queue` run fails), its thread on record as hail's hooks leave it, between turns: without the
     daemon the record names its TUI; under it, only once a send found the TUI in its pane
-    (`known`: its TUI, pane and server written in)."""
+    (`known`: its TUI, pane and server written in). The thread was created now, or at `created`.
+    A `hidden` TUI runs without TMUX_PANE: only a survey can place it in its pane."""
     scene.env["HAIL_AGENT_COMMANDS"] = "codex"
     exe = script_command(scene.root, "codex", COMPOSER, "codex")
-    scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec '{exe}'")
+    hide = "env -u TMUX_PANE " if hidden else ""
+    scene.respawn(scene.recv, scene.seat_dir("worker"), f"exec {hide}'{exe}'")
     assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
     tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
     store = Store(str(scene.state))
     Path(presence.directory(store)).mkdir(parents=True, exist_ok=True)
     thread = presence.Thread(
-        thread_id_now(),
+        thread_id_now(created),
         "worker",
         daemon=daemon,
         tui=tui if known else 0,
@@ -276,12 +285,14 @@ def codex_on_record(scene: Scene, *, daemon: bool, known: bool = True) -> presen
 def test_a_codex_queue_that_fails_falls_back_to_typing(scene: Scene, server: bool) -> None:
     """A thread on record whose TUI is the pane's Codex, but `codex queue` fails (the stand-in's
     binary is an interpreter): the envelope is typed into the idle composer instead, whether the
-    route came from a survey or from the record alone (then the pane is surveyed to type)."""
-    codex_on_record(scene, daemon=True, known=server)
+    route came from a survey (a TUI without TMUX_PANE, which the process table cannot place) or
+    from the record alone (then the pane is surveyed to type)."""
+    codex_on_record(scene, daemon=True, known=server, hidden=not server)
 
-    sent = scene.as_pane(scene.sender, "worker", "ask", "queue or type")
+    sent = scene.as_pane(scene.sender, "worker", "ask", "queue or type", prefix=IMPORTTIME)
 
     assert sent.rc == 0, sent.err
+    assert "libtmux" in imported(sent.err), "the pane was surveyed (to type, or to find the TUI)"
     assert "not Codex's own binary; typing instead" in sent.err, sent.err
     assert f"hail: typed: into {scene.recv}" in sent.err
     assert f"SUBMITTED [hail kind:ask from:boss/{scene.sender}" in scene.screen(scene.recv)

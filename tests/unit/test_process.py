@@ -214,3 +214,17 @@ def test_no_module_but_the_proc_backend_names_proc() -> None:
             and node.value.startswith("/proc")
         ]
     assert naming and all(n.startswith("process/procfs.py:") for n in naming), naming
+
+
+def test_every_process_of_an_agent_is_listed_by_its_name(procs: Processes, tmp_path: Path) -> None:
+    codex = tmp_path / "codex"
+    shutil.copy(shutil.which("sleep") or "/bin/sleep", codex)
+    runs = [subprocess.Popen([str(codex), "60"]) for _ in range(2)]
+    try:
+        assert wait_until(lambda: {r.pid for r in runs} <= set(procs.pids_of("codex")), 5)
+        assert os.getpid() not in procs.pids_of("codex")
+    finally:
+        for r in runs:
+            r.kill()
+            r.wait()
+    assert not {r.pid for r in runs} & set(procs.pids_of("codex"))

@@ -128,6 +128,12 @@ class Processes:
             queue.extend(tree.get(pid, []))
         return None
 
+    def pids_of(self, agent: str) -> list[int]:
+        """Every process of `agent` (named as `agent_name` names it), lowest pid first."""
+        tree = self.children()
+        pids = set(tree).union(*tree.values())
+        return [pid for pid in sorted(pids) if self.agent_name(pid) == agent]
+
     def is_waiter_of(self, pid: int, claude: int) -> bool:
         """Whether `pid` is a `hail listen` whose parent chain leads to the Claude Code process
         `claude`: what a waiter record must name before a send signals it."""

@@ -204,6 +204,16 @@ class Ps(Processes):
             queue.extend(tree.get(pid, []))
         return None
 
+    def pids_of(self, agent: str) -> list[int]:
+        """As every backend, from one `ps` (`comm` would be one per process)."""
+        found = []
+        for pid, name in sorted(self._table()[1].items()):
+            if name in RUNTIMES:
+                name = script_agent_of(self.args(pid)) or name
+            if name == agent:
+                found.append(pid)
+        return found
+
     def started_at(self, pid: int) -> float | None:
         look = self._look(pid)
         return float(look.epoch) if look is not None and look.epoch is not None else None

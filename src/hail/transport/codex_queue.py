@@ -25,7 +25,7 @@ import os
 
 from hail import policy
 from hail.harnesses.codex import HARNESS as CODEX
-from hail.process.base import DELETED
+from hail.process.base import CHAIN_MAX, DELETED
 from hail.store import presence
 
 TYPE_CHECKING = False
@@ -77,6 +77,57 @@ def live_thread(ctx: Ctx, pane: Pane, mailbox: str) -> tuple[Thread, int] | None
     if created is None or started is None or started > created + START_SLACK_SECONDS:
         return None  # a thread of an earlier TUI, or one this TUI resumed: not provably its own
     return thread, tui
+
+
+def tui_by_processes(
+    procs: Processes, thread: Thread, home: str | None
+) -> tuple[int, str, str] | None:
+    """The TUI of a thread under the daemon, found with no tmux call: the one Codex process that
+    is the agent of its tmux pane (its TMUX_PANE, below a child of the tmux server its TMUX names),
+    works in the thread's seat, and started before the thread was created, as a survey would find
+    it; (its pid, its pane, its server's socket), or None (then the send surveys tmux)."""
+    created = presence.thread_created(thread.id)
+    if created is None:
+        return None
+    found = [
+        hit
+        for pid in procs.pids_of(CODEX.name)
+        if (hit := _tui_in_pane(procs, pid, created, thread.mailbox, home)) is not None
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _tui_in_pane(
+    procs: Processes, pid: int, created: float, mailbox: str, home: str | None
+) -> tuple[int, str, str] | None:
+    started = procs.started_at(pid)
+    if started is None or started > created + START_SLACK_SECONDS:
+        return None
+    env = procs.environment(pid) or {}
+    pane, (socket, _, rest) = env.get("TMUX_PANE", ""), env.get("TMUX", "").partition(",")
+    server = rest.split(",", 1)[0]
+    if not pane or not socket or not server.isdigit():
+        return None
+    root = pid  # the pane's own process: the one the tmux server started
+    for _ in range(CHAIN_MAX):
+        parent = procs.parent(root)
+        if parent == int(server):
+            break
+        if parent <= 1:
+            return None
+        root = parent
+    else:
+        return None
+    if procs.agent_pid(root, CODEX.name) != pid:
+        return None  # another Codex (a `codex exec` of a tool, say) under the pane's own agent
+    from hail.errors import HailError
+    from hail.seat import find_seat
+
+    try:
+        seat = find_seat(procs.cwd(pid) or "", home)
+    except (HailError, OSError):
+        return None
+    return (pid, pane, socket) if seat is not None and seat.name == mailbox else None
 
 
 def _inside(path: str, roots: list[str]) -> bool:

@@ -150,10 +150,12 @@ class Records:
     """hail's presence records, each read once for a send, and the tmux server the send talks to,
     told by its socket's device and inode."""
 
-    __slots__ = ("plugins", "procs", "server", "threads", "waiters")
+    __slots__ = ("home", "plugins", "procs", "server", "store", "threads", "waiters")
 
     def __init__(self, ctx: Ctx) -> None:
         self.procs = ctx.procs()
+        self.store = ctx.store
+        self.home = ctx.home
         self.server = _socket_id(server_socket(ctx.env))
         self.waiters = presence.waiters(ctx.store)
         self.threads = presence.threads(ctx.store)  # newest first
@@ -167,7 +169,7 @@ class Records:
         """The live sessions the records name for `mailbox`: waiters of running Claude Code
         processes, opencode processes whose plugin ran hail's hooks, the newest Codex thread of a
         running TUI; None when that thread's TUI is not known (under the daemon, until a send
-        found it in a pane)."""
+        found it in a pane) and cannot be found without tmux either (then written in)."""
         found = [
             Native(None, waiter=w, pane_id=w.pane)
             for w in self.waiters
@@ -180,11 +182,23 @@ class Records:
         ]
         thread = next((t for t in self.threads if t.mailbox == mailbox), None)
         if thread is not None:  # older threads of the mailbox are dropped
-            if not thread.tui:
+            if not thread.tui and not self._find_tui(thread):
                 return None
             if thread.runs(self.procs):
                 found.append(Native(None, thread=thread, tui=thread.tui, pane_id=thread.pane))
         return found
+
+    def _find_tui(self, thread: Thread) -> bool:
+        """Find a thread's TUI under the daemon by the process table, and write it into the
+        thread's record as a send that surveyed it would."""
+        from hail.transport.codex_queue import tui_by_processes
+
+        found = tui_by_processes(self.procs, thread, self.home)
+        if found is None:
+            return False
+        tui, pane, socket = found
+        presence.learn_thread(self.store, self.procs, thread, pane, socket, tui)
+        return True
 
     def pane_elsewhere(self, pane: str, seat: str) -> bool:
         """A live waiter of `pane` (on this server) reads another seat than `seat`."""
