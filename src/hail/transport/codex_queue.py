@@ -100,6 +100,7 @@ def tui_by_processes(
 def _tui_in_pane(
     procs: Processes, pid: int, created: float, mailbox: str, home: str | None
 ) -> tuple[int, str, str] | None:
+    """The Codex process `pid` as the thread's TUI, when it is one (`tui_by_processes`)."""
     started = procs.started_at(pid)
     if started is None or started > created + START_SLACK_SECONDS:
         return None
