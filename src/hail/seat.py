@@ -131,6 +131,17 @@ def find_seat(cwd: str, home: str | None, ignored: list[str] | None = None) -> S
         d = parent
 
 
+def seat_at(path: str, home: str | None) -> Seat | None:
+    """The seat a directory works in, as a survey judges a pane's: None where none is, or where a
+    bad marker or an unreadable directory stands (which never breaks the survey)."""
+    if not path:
+        return None
+    try:
+        return find_seat(path, home)
+    except (SeatError, OSError):
+        return None
+
+
 def distrust_of(d: str, source: str) -> str | None:
     """Why a marker found in `d` may be another user's, or None when it is yours."""
     if source.startswith(".hail-seat of uid "):

@@ -5,7 +5,8 @@ then serves WebSocket conversations
 at `/rpc`, answering as the pinned daemon answered `codex queue` (docs/real-clients.md "Codex
 queue"): a notification first, then the reply to each request. Before each reply it pings.
 
-MODE `queue` answers `thread/queue/add` with a `queuedSubmission`; `refuse` with an error. Every
+MODE `queue` answers `thread/queue/add` with a `queuedSubmission`; `refuse` with an error;
+`chatter` with notifications every 0.3 s and never the reply. Every
 message a client sends is appended to LOG as one JSON line (a pong as `{"pong": …}`). It serves
 until it is killed."""
 
@@ -18,6 +19,7 @@ import os
 import socket
 import sys
 import threading
+import time
 from pathlib import Path
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -108,6 +110,10 @@ def serve(conn: socket.socket, log: Path, mode: str) -> None:
             send_frame(conn, 0x9, b"are you there")
             if message["method"] == "initialize":
                 send_json(conn, {"id": message["id"], "result": {"userAgent": "stand-in"}})
+            elif mode == "chatter":  # notifications, and never the reply
+                while True:
+                    send_json(conn, {"method": "thread/status/changed", "params": {}})
+                    time.sleep(0.3)
             elif mode == "refuse":
                 send_json(
                     conn,

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from hail import policy
 from hail.store import presence
 from hail.store.store import Store
 from tests.scenarios.conftest import HERE, Scene
@@ -175,3 +176,38 @@ def test_a_tui_younger_than_the_thread_is_not_taken_for_its_own(
     assert "libtmux" in imported(sent.err), "surveyed"
     assert f"hail: typed: into {scene.recv}" in said(sent.err)
     assert not any(m.get("method") == "thread/queue/add" for m in daemon.told())
+
+
+@pytest.mark.parametrize("daemon", ["chatter"], indirect=True)
+def test_a_daemon_that_never_answers_the_queue_holds_the_send_no_longer_than_its_bound(
+    scene: Scene, daemon: Daemon
+) -> None:
+    """Notifications keep coming and the reply never does: the send ends by CODEX_QUEUE_TIMEOUT
+    from its start, not per message, and types nothing, since the queue may have taken it."""
+    codex_on_record(scene, daemon=True)
+
+    started = time.monotonic()
+    sent = scene.as_pane(scene.sender, "worker", "ask", "are you there")
+    took = time.monotonic() - started
+
+    assert sent.rc == 5, sent.err
+    assert "not queued (Codex's daemon gave no answer once asked to queue it" in sent.err
+    assert "it may be queued all the same" in sent.err
+    assert took < policy.CODEX_QUEUE_TIMEOUT + 5, took
+    assert "SUBMITTED" not in scene.screen(scene.recv), "nothing typed"
+    assert f"{sent.id}.md" in scene.new_files("worker"), "the message waits in the inbox"
+
+
+def test_two_codex_tuis_in_the_seat_are_told_apart_by_a_survey_only(
+    scene: Scene, daemon: Daemon
+) -> None:
+    """A second Codex works in the same seat, in a pane of its own, and both started before the
+    thread: the process table cannot say whose thread it is, so the send surveys tmux."""
+    codex_on_record(scene, daemon=True, known=False, created=time.time() + 5)
+    scene.new_pane(scene.seat_dir("worker"), str(scene.root / "bin" / "codex"))
+    time.sleep(0.5)  # it runs, well before the thread's creation
+
+    sent = scene.as_pane(scene.sender, "worker", "ask", "which of you", prefix=IMPORTTIME)
+
+    assert "libtmux" in imported(sent.err), "surveyed"
+    assert not any(m.get("method") == "thread/queue/add" for m in daemon.told()), sent.err

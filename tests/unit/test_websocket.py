@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -85,3 +89,161 @@ def test_nothing_listening_is_unreachable(tmp_path: Path) -> None:
     server.close()  # bound, never listening: the socket file stays, nobody answers
     with pytest.raises(codex_daemon.Unreachable):
         codex_daemon.queue_add(str(tmp_path / "d.sock"), "t", "hello", "hail-1", 1.0)
+
+
+class Server:
+    """A unix socket in `tmp_path` whose one connection a thread answers with `script(conn)`."""
+
+    def __init__(self, tmp_path: Path, script: Callable[[socket.socket], None]) -> None:
+        self.path = str(tmp_path / "s.sock")
+        self.listener = socket.socket(socket.AF_UNIX)
+        self.listener.bind(self.path)
+        self.listener.listen()
+        self.got = b""
+
+        def serve() -> None:
+            conn, _ = self.listener.accept()
+            with conn:
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    head += conn.recv(4096)
+                self.key = next(
+                    line.split(b":", 1)[1].strip()
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"sec-websocket-key:")
+                )
+                script(conn)
+                conn.settimeout(0.5)
+                with contextlib.suppress(OSError):
+                    while chunk := conn.recv(4096):
+                        self.got += chunk
+
+        self.thread = threading.Thread(target=serve, daemon=True)
+        self.thread.start()
+
+    def accept_head(self) -> bytes:
+        return (
+            b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Accept: " + websocket.accept_for(self.key) + b"\r\n\r\n"
+        )
+
+    def close(self) -> None:
+        self.thread.join(5)
+        self.listener.close()
+
+
+def server_frame(opcode: int, payload: bytes, *, final: bool = True) -> bytes:
+    """A server's frame: unmasked, the shortest length form."""
+    size = len(payload)
+    first = bytes(((0x80 if final else 0) | opcode,))
+    if size < 126:
+        return first + bytes((size,)) + payload
+    if size < 1 << 16:
+        return first + bytes((126,)) + size.to_bytes(2, "big") + payload
+    return first + bytes((127,)) + size.to_bytes(8, "big") + payload
+
+
+def talk_to(
+    tmp_path: Path, script: Callable[[Server, socket.socket], None], timeout: float = 5
+) -> tuple[Server, websocket.WebSocket]:
+    server: Server
+    server = Server(tmp_path, lambda conn: script(server, conn))
+    talk = websocket.WebSocket(server.path, timeout)
+    return server, talk
+
+
+def test_messages_arrive_whole_however_the_bytes_trickle_in(tmp_path: Path) -> None:
+    big = bytes(range(256)) * 300  # past the 2-byte length form
+    mid = b"m" * 300  # the 2-byte length form
+
+    def script(server: Server, conn: socket.socket) -> None:
+        data = (
+            server.accept_head()
+            + server_frame(websocket.TEXT, b'{"hello"', final=False)
+            + server_frame(websocket.PING, b"there?")
+            + server_frame(websocket.CONTINUATION, b":1}")
+            + server_frame(websocket.BINARY, mid)
+            + server_frame(websocket.TEXT, big)
+            + server_frame(websocket.CLOSE, b"")
+        )
+        for i in range(0, len(data), 7):  # a few bytes at a time
+            conn.sendall(data[i : i + 7])
+
+    server, talk = talk_to(tmp_path, script)
+    try:
+        talk.open("/rpc")
+        assert talk.receive() == b'{"hello":1}', "fragments joined, the ping between answered"
+        assert talk.receive() == mid
+        assert talk.receive() == big
+        with pytest.raises(websocket.Closed):
+            talk.receive()
+    finally:
+        talk.close()
+        server.close()
+    pong = server.got[: 2 + 4 + 6]
+    assert pong[0] == 0x80 | websocket.PONG and pong[1] == 0x80 | 6, "a masked pong of 6 bytes"
+    assert websocket.masked(pong[6:], pong[2:6]) == b"there?"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 404 Not Found\r\n\r\n",
+        b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nSec-WebSocket-Accept: x\r\n\r\n",
+        b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\n\r\n",
+    ],
+    ids=["refused", "another-key", "not-websocket"],
+)
+def test_a_handshake_answered_otherwise_ends_the_conversation(
+    tmp_path: Path, answer: bytes
+) -> None:
+    server, talk = talk_to(tmp_path, lambda _, conn: conn.sendall(answer))
+    try:
+        with pytest.raises(websocket.Closed):
+            talk.open("/rpc")
+    finally:
+        talk.close()
+        server.close()
+
+
+def test_a_message_past_the_limit_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(websocket, "MESSAGE_MAX", 1000)
+
+    def script(server: Server, conn: socket.socket) -> None:
+        conn.sendall(server.accept_head())
+        conn.sendall(server_frame(websocket.TEXT, b"x" * 600, final=False))
+        conn.sendall(server_frame(websocket.CONTINUATION, b"x" * 600))
+
+    server, talk = talk_to(tmp_path, script)
+    try:
+        talk.open("/rpc")
+        with pytest.raises(websocket.Closed, match="more than 1000 bytes"):
+            talk.receive()
+    finally:
+        talk.close()
+        server.close()
+
+
+def test_one_deadline_bounds_a_server_that_chatters_and_never_answers(tmp_path: Path) -> None:
+    stop = threading.Event()
+
+    def script(server: Server, conn: socket.socket) -> None:
+        conn.sendall(server.accept_head())
+        while not stop.wait(0.1):  # a notification every 0.1 s, never a reply
+            with contextlib.suppress(OSError):
+                conn.sendall(server_frame(websocket.TEXT, b'{"method":"tick"}'))
+
+    server, talk = talk_to(tmp_path, script, timeout=1.0)
+    started = time.monotonic()
+    try:
+        talk.open("/rpc")
+        with pytest.raises(TimeoutError):
+            while True:
+                talk.receive()
+        assert time.monotonic() - started < 3, "ended by the one deadline, not per receive"
+    finally:
+        stop.set()
+        talk.close()
+        server.close()

@@ -35,7 +35,11 @@ QUEUE_ID = 1
 
 
 class Unreachable(OSError):
-    """No daemon answers at the socket: the caller runs `codex queue` instead."""
+    """Nothing listens at the socket: the caller runs `codex queue` instead."""
+
+
+class Unanswered(Exception):
+    """The queue was asked for and no answer came: it may be queued, so nothing is typed."""
 
 
 def socket_path(env: Mapping[str, str]) -> str:
@@ -47,36 +51,69 @@ def socket_path(env: Mapping[str, str]) -> str:
 def address(path: str) -> str | None:
     """Where to reach the daemon whose socket is `path`: the socket itself, which Codex keeps in a
     short directory of its own under the temporary directory and links from CODEX_HOME (a unix
-    address holds about 100 bytes); None unless it is a socket of this user's."""
+    address holds about 100 bytes); None unless it is a socket of this user's in a directory of
+    theirs that nobody else may write."""
     import stat
 
     real = os.path.realpath(path)
     try:
-        st = os.stat(real)
+        st, parent = os.stat(real), os.stat(os.path.dirname(real))
     except OSError:
         return None
-    return real if stat.S_ISSOCK(st.st_mode) and st.st_uid == os.getuid() else None
+    mine = st.st_uid == parent.st_uid == os.getuid()
+    private = not parent.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    return real if stat.S_ISSOCK(st.st_mode) and mine and private else None
 
 
 def queue_add(path: str, thread: str, text: str, client_id: str, timeout: float) -> str:
     """Queue `text` on `thread` through the daemon at `path`; "" once it says queued, else why not.
-    Unreachable when nothing answers there, before anything was asked."""
-    from hail.transport.websocket import Closed, WebSocket
+    Unreachable when nothing listens there; Unanswered when the queue was asked for and no answer
+    came within `timeout` of the start."""
+    import errno
+
+    from hail.transport.websocket import WebSocket
 
     try:
-        talk = WebSocket(path, RESOURCE, timeout)
+        talk = WebSocket(path, timeout)
     except OSError as e:
-        raise Unreachable(f"Codex's daemon does not answer at {path}: {e}") from e
+        if e.errno in (errno.ENOENT, errno.ECONNREFUSED):
+            raise Unreachable(f"Codex's daemon does not answer at {path}: {e}") from e
+        return f"Codex's daemon did not answer at {path}: {e}"
     try:
-        talk.send_text(
-            '{"id":' + json_string(INITIALIZE_ID) + ',"method":"initialize","params":'
-            '{"clientInfo":{"name":"hail","title":null,"version":' + json_string(__version__) + "},"
-            '"capabilities":{"experimentalApi":true}}}'
-        )
-        refused = _error_of(_reply(talk, INITIALIZE_ID))
-        if refused is not None:
-            return f"Codex's daemon refused hail's connection: {refused}"
-        talk.send_text('{"method":"initialized"}')
+        reply = _ask(talk, path, thread, text, client_id)
+    except OSError as e:  # the websocket's Closed too
+        return f"Codex's daemon did not answer: {e}"
+    finally:
+        talk.close()
+    if isinstance(reply, str):
+        return reply
+    refused = _error_of(reply)
+    if refused is not None:
+        return f"Codex's daemon refused the queue: {refused}"
+    result = reply.get("result")
+    if not isinstance(result, dict) or QUEUED not in result:
+        return f"Codex's daemon answered without queueing: {str(result)[:120]}"
+    return ""
+
+
+def _ask(
+    talk: WebSocket, path: str, thread: str, text: str, client_id: str
+) -> dict[str, object] | str:
+    """The conversation: the daemon's reply to `thread/queue/add`, or why it was not asked."""
+    peer = talk.peer_uid()
+    if peer is not None and peer != os.getuid():
+        return f"a process of another user answers at {path}"
+    talk.open(RESOURCE)
+    talk.send_text(
+        '{"id":' + json_string(INITIALIZE_ID) + ',"method":"initialize","params":'
+        '{"clientInfo":{"name":"hail","title":null,"version":' + json_string(__version__) + "},"
+        '"capabilities":{"experimentalApi":true}}}'
+    )
+    refused = _error_of(_reply(talk, INITIALIZE_ID))
+    if refused is not None:
+        return f"Codex's daemon refused hail's connection: {refused}"
+    talk.send_text('{"method":"initialized"}')
+    try:
         talk.send_text(
             '{"id":' + str(QUEUE_ID) + ',"method":' + json_string(QUEUE_ADD) + ',"params":'
             '{"threadId":'
@@ -87,27 +124,19 @@ def queue_add(path: str, thread: str, text: str, client_id: str, timeout: float)
             + json_string(client_id)
             + "}}"
         )
-        reply = _reply(talk, QUEUE_ID)
-    except Closed as e:
-        return f"Codex's daemon ended the conversation: {e}"
-    except OSError as e:
-        return f"Codex's daemon did not answer: {e}"
-    finally:
-        talk.close()
-    refused = _error_of(reply)
-    if refused is not None:
-        return f"Codex's daemon refused the queue: {refused}"
-    result = reply.get("result")
-    if not isinstance(result, dict) or QUEUED not in result:
-        return f"Codex's daemon answered without queueing: {str(result)[:120]}"
-    return ""
+        return _reply(talk, QUEUE_ID)
+    except OSError as e:  # the websocket's Closed too
+        raise Unanswered(f"Codex's daemon gave no answer once asked to queue it ({e})") from e
 
 
 def _reply(talk: WebSocket, request: object) -> dict[str, object]:
     """The reply to `request`, skipping the notifications the daemon sends meanwhile."""
     while True:
         message = decode(talk.receive())
-        if isinstance(message, dict) and message.get("id") == request and "method" not in message:
+        if not isinstance(message, dict) or "method" in message:
+            continue  # a notification, or a request of the server's
+        answered = message.get("id")
+        if type(answered) is type(request) and answered == request:  # never True for 1
             return message
 
 

@@ -50,6 +50,8 @@ NATIVE_MAGIC = (
     b"\xcf\xfa\xed\xfe",
     b"\xca\xfe\xba\xbe",
 )
+#: The word of a Codex daemon's command line (`codex app-server --listen unix:// …`).
+APP_SERVER = "app-server"
 #: What `codex queue` is run with: no directory a workspace chose is on its PATH.
 SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 #: The variables `codex queue` is given from the TUI's environment: where its state is.
@@ -80,34 +82,49 @@ def live_thread(ctx: Ctx, pane: Pane, mailbox: str) -> tuple[Thread, int] | None
 
 
 def tui_by_processes(
-    procs: Processes, thread: Thread, home: str | None
+    procs: Processes, thread: Thread, home: str | None, root: str | None
 ) -> tuple[int, str, str] | None:
-    """The TUI of a thread under the daemon, found with no tmux call: the one Codex process that
-    is the agent of its tmux pane (its TMUX_PANE, below a child of the tmux server its TMUX names),
-    works in the thread's seat, and started before the thread was created, as a survey would find
-    it; (its pid, its pane, its server's socket), or None (then the send surveys tmux)."""
+    """The TUI of a thread under the daemon, found with no tmux call: the one Codex process (not
+    the daemon's own) of the thread's seat (at its bound `root`) that started before the thread
+    was created, when it is the agent of its tmux pane (its TMUX_PANE, below a child of the tmux
+    server its TMUX names) as a survey would find it; (its pid, its pane, its server's socket), or
+    None (then the send surveys tmux)."""
     created = presence.thread_created(thread.id)
     if created is None:
         return None
     found = [
-        hit
+        pid
         for pid in procs.pids_of(CODEX.name)
-        if (hit := _tui_in_pane(procs, pid, created, thread.mailbox, home)) is not None
+        if _could_be_the_tui(procs, pid, created, thread.mailbox, (home, root))
     ]
-    return found[0] if len(found) == 1 else None
+    return _in_its_pane(procs, found[0]) if len(found) == 1 else None
 
 
-def _tui_in_pane(
-    procs: Processes, pid: int, created: float, mailbox: str, home: str | None
-) -> tuple[int, str, str] | None:
-    """The Codex process `pid` as the thread's TUI, when it is one (`tui_by_processes`)."""
+def _could_be_the_tui(
+    procs: Processes, pid: int, created: float, mailbox: str, dirs: tuple[str | None, str | None]
+) -> bool:
+    """A Codex TUI, older than the thread, working in the thread's seat (`dirs`: HOME, where
+    seats end, and the seat's bound root)."""
+    home, root = dirs
     started = procs.started_at(pid)
     if started is None or started > created + START_SLACK_SECONDS:
-        return None
+        return False
+    if APP_SERVER in procs.args(pid):
+        return False  # the daemon's own processes
+    from hail.seat import seat_at
+
+    seat = seat_at(procs.cwd(pid) or "", home)  # no cwd read: no seat
+    if seat is None or seat.name != mailbox:
+        return False
+    return root is None or os.path.realpath(seat.root) == os.path.realpath(root)
+
+
+def _in_its_pane(procs: Processes, pid: int) -> tuple[int, str, str] | None:
+    """The Codex process `pid` with its pane and server, when it is the agent of that pane."""
     env = procs.environment(pid) or {}
     pane, (socket, _, rest) = env.get("TMUX_PANE", ""), env.get("TMUX", "").partition(",")
     server = rest.split(",", 1)[0]
-    if not pane or not socket or not server.isdigit():
+    if not pane or not socket or not (server.isascii() and server.isdigit()):
         return None
     root = pid  # the pane's own process: the one the tmux server started
     for _ in range(CHAIN_MAX):
@@ -121,14 +138,7 @@ def _tui_in_pane(
         return None
     if procs.agent_pid(root, CODEX.name) != pid:
         return None  # another Codex (a `codex exec` of a tool, say) under the pane's own agent
-    from hail.errors import HailError
-    from hail.seat import find_seat
-
-    try:
-        seat = find_seat(procs.cwd(pid) or "", home)
-    except (HailError, OSError):
-        return None
-    return (pid, pane, socket) if seat is not None and seat.name == mailbox else None
+    return pid, pane, socket
 
 
 def _inside(path: str, roots: list[str]) -> bool:

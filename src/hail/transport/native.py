@@ -193,12 +193,14 @@ class Records:
         thread's record as a send that surveyed it would."""
         from hail.transport.codex_queue import tui_by_processes
 
-        found = tui_by_processes(self.procs, thread, self.home)
+        found = tui_by_processes(
+            self.procs, thread, self.home, self.store.bound_root(thread.mailbox)
+        )
         if found is None:
             return False
         tui, pane, socket = found
         presence.learn_thread(self.store, self.procs, thread, pane, socket, tui)
-        return True
+        return bool(thread.tui)  # nothing is learnt when the record went meanwhile
 
     def pane_elsewhere(self, pane: str, seat: str) -> bool:
         """A live waiter of `pane` (on this server) reads another seat than `seat`."""

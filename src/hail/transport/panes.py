@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hail import policy
-from hail.errors import HailError
 from hail.harnesses import registry
 from hail.process.base import RUNTIMES
 from hail.process.choose import backend
-from hail.seat import find_seat
+from hail.seat import seat_at
 from hail.transport.tmux import PaneRow, Tmux
 
 #: The agents hail knows: every harness, by the name its process runs under.
@@ -163,13 +162,7 @@ def _tree(procs: _Procs, root: int) -> list[int]:
 
 
 def _seat_at(path: str, home: str | None) -> str | None:
-    if not path:
-        return None
-    try:
-        found = find_seat(path, home)
-    except (HailError, OSError):
-        # A pane sitting under a bad marker has no seat; it does not break the survey.
-        return None
+    found = seat_at(path, home)
     return found.name if found is not None else None
 
 

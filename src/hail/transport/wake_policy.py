@@ -36,6 +36,10 @@ if TYPE_CHECKING:
 # --- report ------------------------------------------------------------------------------------
 
 
+#: How `_queue` says the queue was asked for and gave no answer (so nothing may be typed).
+MAYBE_QUEUED = "unanswered: "
+
+
 def not_woken_tail(ctx: Ctx, to: Route) -> str:
     root = ctx.store.bound_root(to.seat)
     if root is not None and not os.path.exists(root):
@@ -192,6 +196,8 @@ class Wake:
             if typed is not None:
                 return typed
             failure = self._wake_or_queue(found)
+            if failure.startswith(MAYBE_QUEUED):  # typing could bring it twice
+                return self.not_woken("queued", failure.removeprefix(MAYBE_QUEUED))
             if not failure:
                 note(routes.route_line(found, self.to.mailbox))
                 return 0
@@ -253,9 +259,14 @@ class Wake:
         inline = self.inline()
         if inline is not None:
             inline.file()
-        failure = queue(self.ctx, found.thread, found.tui, self.line, f"hail-{self.msg_id}")
+        from hail.transport.codex_daemon import Unanswered
+
+        try:
+            failure = queue(self.ctx, found.thread, found.tui, self.line, f"hail-{self.msg_id}")
+        except Unanswered as e:
+            failure = f"{MAYBE_QUEUED}{e}: it may be queued all the same"
         if failure and inline is not None:
-            inline.undo()
+            inline.undo()  # the hooks bring it, should the queue not have taken it
         return failure
 
     def by_plugin(self, agent: str, pane: str) -> int:

@@ -1,7 +1,8 @@
 """A WebSocket client (RFC 6455) for one short conversation over a local unix socket: the opening
-handshake, text messages out (masked, as a client's must be), text messages in. Only what a talk
-with Codex's daemon needs [docs/transport.md "Codex's daemon"]: no extensions, no compression, no
-fragmented sends; a ping is answered, a close ends the conversation.
+handshake, text messages out (masked, as a client's must be), text messages in, and the peer's
+user where the system says it. Only what a talk with Codex's daemon needs [docs/transport.md "Codex's daemon"]: no extensions,
+no compression, no fragmented sends; a ping is answered, a close ends the conversation, and one
+deadline bounds it all, however the server trickles or chatters.
 
 Built on the interpreter's own C modules (`_socket`, `_sha1`, `binascii`): `socket` imports enum
 and `hashlib` OpenSSL, which together would cost a send more than the whole conversation.
@@ -10,6 +11,8 @@ and `hashlib` OpenSSL, which together would cost a send more than the whole conv
 from __future__ import annotations
 
 import os
+import sys
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,25 +73,40 @@ def masked(payload: bytes, mask: bytes) -> bytes:
 
 
 class WebSocket:
-    """A conversation with the server at unix socket `path`, for `resource`; every wait on the
-    server ends by `timeout` seconds (OSError: TimeoutError)."""
+    """A conversation with the server at unix socket `path`: connected at once (OSError when
+    nothing listens there), opened by `open`. Every wait on the server, together, ends within
+    `timeout` seconds of the start (TimeoutError)."""
 
-    def __init__(self, path: str, resource: str, timeout: float) -> None:
+    def __init__(self, path: str, timeout: float) -> None:
         import _socket
 
         if len(os.fsencode(path)) > PATH_MAX:
             raise OSError(f"the socket's path is longer than a unix address holds: {path}")
+        self._deadline = time.monotonic() + timeout
         self._sock: Any = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
         self._buffer = b""
         try:
             self._sock.settimeout(timeout)
             self._sock.connect(path)
-            self._handshake(resource)
         except BaseException:
             self._sock.close()
             raise
 
-    def _handshake(self, resource: str) -> None:
+    def peer_uid(self) -> int | None:
+        """The uid of the process at the other end, where the system says it (Linux's
+        SO_PEERCRED); None elsewhere."""
+        import _socket
+
+        if not hasattr(_socket, "SO_PEERCRED"):
+            return None
+        try:
+            cred = self._sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, 12)
+        except OSError:
+            return None
+        return int.from_bytes(cred[4:8], sys.byteorder)  # struct ucred: pid, uid, gid
+
+    def open(self, resource: str) -> None:
+        """The opening handshake for `resource`; Closed when the server answers otherwise."""
         from binascii import b2a_base64
 
         key = b2a_base64(os.urandom(16), newline=False)
@@ -103,16 +121,22 @@ class WebSocket:
             self._fill()
         head, self._buffer = self._buffer.split(b"\r\n\r\n", 1)
         status, *lines = head.split(b"\r\n")
-        if status.split(b" ")[1:2] != [b"101"]:
+        if not status.startswith(b"HTTP/1.1 101 "):
             raise Closed(f"the server refused the handshake: {status.decode('latin-1')[:120]}")
         headers = {}
         for line in lines:
             name, _, value = line.partition(b":")
             headers[name.strip().lower()] = value.strip()
+        if headers.get(b"upgrade", b"").lower() != b"websocket":
+            raise Closed("the server's handshake upgrades to something else")
         if headers.get(b"sec-websocket-accept") != accept_for(key):
             raise Closed("the server's handshake answers another key")
 
     def _fill(self) -> None:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the server took too long")
+        self._sock.settimeout(left)
         chunk = self._sock.recv(65536)
         if not chunk:
             raise Closed("the server closed the connection")
@@ -125,6 +149,10 @@ class WebSocket:
         return taken
 
     def _send(self, opcode: int, payload: bytes) -> None:
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the server took too long")
+        self._sock.settimeout(left)
         self._sock.sendall(frame(opcode, payload, os.urandom(4)))
 
     def send_text(self, text: str) -> None:
@@ -132,8 +160,9 @@ class WebSocket:
 
     def receive(self) -> bytes:
         """The next whole data message (text or binary), its fragments joined; a ping is answered
-        on the way. Closed when the server closes."""
+        on the way. Closed when the server closes or sends more than MESSAGE_MAX."""
         parts: list[bytes] = []
+        size_so_far = 0
         while True:
             first, second = self._take(2)
             opcode, size = first & 0x0F, second & 0x7F
@@ -141,7 +170,8 @@ class WebSocket:
                 size = int.from_bytes(self._take(2), "big")
             elif size == 127:
                 size = int.from_bytes(self._take(8), "big")
-            if size > MESSAGE_MAX or sum(map(len, parts)) + size > MESSAGE_MAX:
+            size_so_far += size
+            if size_so_far > MESSAGE_MAX:
                 raise Closed(f"the server sent a message of more than {MESSAGE_MAX} bytes")
             mask = self._take(4) if second & 0x80 else b""
             payload = self._take(size)
@@ -161,7 +191,8 @@ class WebSocket:
     def close(self) -> None:
         """Say goodbye and hang up (without waiting for the server's own close)."""
         try:
-            self._send(CLOSE, b"")
+            self._sock.settimeout(0)
+            self._sock.sendall(frame(CLOSE, b"", os.urandom(4)))
         except OSError:
             pass
         finally:
