@@ -90,8 +90,9 @@ WAITER_CHECK_SECONDS = 1.0
 #: A waiter that fired has woken its session, whose prompt hook claims what is unread: a send in the
 #: moment before that hook ran is carried by the same wake, for at most this long.
 WAKE_GRACE_SECONDS = 10.0
-#: Codex's daemon answered within 15 ms and `codex queue` within 0.2 s on the pinned Codex; past
-#: this (each wait on the daemon, or the whole command) the send types instead.
+#: Codex's daemon answered within 45 ms and `codex queue` within 0.2 s on the pinned Codex; past
+#: this (the whole conversation with the daemon, or the command) the send types instead, or, once
+#: the daemon was asked to queue, exits 5 with nothing typed.
 CODEX_QUEUE_TIMEOUT = 10.0
 #: hook-errors.log is rotated once past this size.
 HOOK_LOG_MAX = 1024 * 1024
