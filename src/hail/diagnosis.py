@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from hail import ids, policy
 from hail.harnesses import registry
-from hail.harnesses.base import WAKE
 from hail.output import age
 from hail.text import clip_value, printable_line
 
@@ -153,8 +152,8 @@ def missing_waiter(agent: Agent, hooked: float | None, now: float) -> Trouble | 
     started = _judged(agent, now)
     if agent.native or started is None or agent.agent not in registry.NAMES:
         return None
-    if registry.get(agent.agent).wake != WAKE:
-        return None
+    if agent.agent not in registry.LISTENING:
+        return None  # its harness runs no waiter
     if hooked is None or hooked < started:
         return None
     return Trouble(

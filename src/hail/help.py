@@ -4,7 +4,7 @@ test checks)."""
 from __future__ import annotations
 
 from hail import argv, policy
-from hail.harnesses import base, registry
+from hail.harnesses import registry
 
 
 def _hook_lines() -> str:
@@ -23,11 +23,8 @@ def _hook_lines() -> str:
     for h in harnesses:
         if h.shared_events:
             continue
-        if h.wake == base.PLUGIN:
-            lines.append(
-                f"{h.title} runs them from hail's plugin (--format {h.name}), which also wakes its"
-                " idle session itself."
-            )
+        if h.receive_help:
+            lines.append(h.receive_help)
             continue
         events = [h.event_name(e) for e in ("SessionStart", *argv.DELIVER_EVENTS)]
         lines.append(

@@ -301,7 +301,7 @@ def test_the_waiter_imports_no_click_or_libtmux(world: World) -> None:
 def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake(
     world: World, waiters: Waiters
 ) -> None:
-    from hail.store import presence
+    from hail.store.presence import waiter as waiter_records
     from hail.store.store import Store
 
     client = waiters.client()
@@ -309,16 +309,16 @@ def test_an_older_waiter_that_finds_a_newer_one_fired_ends_without_a_second_wake
     assert wait_until(lambda: waiters.listening(client.pid, older.pid), 10)
     newer = waiters.client()  # stands in for the newer waiter's process
     store = Store(str(world.state))
-    fired = presence.Waiter(
+    fired = waiter_records.Waiter(
         client.pid,
         hails_backend().start(client.pid),
         newer.pid,
         hails_backend().start(newer.pid),
         ["worker"],
-        state=presence.FIRED,
+        state=waiter_records.FIRED,
         since=time.time(),
     )
-    presence.write_waiter(store, fired)
+    waiter_records.write_waiter(store, fired)
     ask_for_a_wake(world, older.pid)
     assert ended(older, 5) == 0, "the session was woken once, by the newer waiter"
     assert waiters.record(client.pid)["state"] == "fired"

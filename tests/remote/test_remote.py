@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hail import wire
-from hail.store import presence
+from hail.store.presence import waiter as waiter_records
 from hail.store.store import Store
 from tests.remote.conftest import Net
 from tests.scenarios.conftest import script_command
@@ -288,7 +288,7 @@ def test_a_native_wake_on_the_far_machine(net: Net) -> None:
     waiter = int((spawn / "pid").read_text())
     try:
         store = Store(str(net.beta.state))
-        assert wait_until(lambda: any(w.pid == waiter for w in presence.waiters(store)), 10)
+        assert wait_until(lambda: any(w.pid == waiter for w in waiter_records.waiters(store)), 10)
         before = net.beta.screen()
         sent = net.alpha.hail("boss", "worker@beta", "ask", "are the tests green")
         assert sent.rc == 0, sent

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from hail import policy
-from hail.store import presence
+from hail.store.presence import queue as queue_records
 from hail.store.store import Store
 from tests.scenarios.conftest import HERE, Scene
 from tests.scenarios.test_native_routes import (
@@ -152,7 +152,7 @@ def test_the_first_send_finds_the_tui_by_its_process_and_needs_no_tmux(
         f"hail: queued: Codex in {scene.recv} takes it as its next prompt; nothing typed\n"
     )
     assert not NOT_ON_THE_RECORDS_ROUTES & imported(sent.err), "no survey"
-    (record,) = presence.threads(Store(str(scene.state)))
+    (record,) = queue_records.threads(Store(str(scene.state)))
     tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
     assert (record.id, record.tui, record.pane, record.server) == (
         thread.id,

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from hail.store import presence
+from hail.store.presence import base as presence_base
+from hail.store.presence import queue as queue_records
 from hail.store.store import Store
 from tests.real_clients.clients import REPO
 from tests.scenarios.conftest import Scene
@@ -47,11 +48,11 @@ def tui_in_pane(scene: Scene, command: str) -> int:
     )
     tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
     store = Store(str(scene.state))
-    Path(presence.directory(store)).mkdir(parents=True, exist_ok=True)
-    thread = presence.Thread(
+    Path(presence_base.directory(store)).mkdir(parents=True, exist_ok=True)
+    thread = queue_records.Thread(
         THREAD, "worker", False, tui, procs.start(tui), scene.recv, since=time.time()
     )
-    (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
+    (Path(presence_base.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
     scene.as_pane(scene.recv, "brief", "--hook")  # between turns
     return tui
 

@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from hail.store import presence
+from hail.store.presence import base as presence_base
+from hail.store.presence import plugin as plugin_records
+from hail.store.presence import queue as queue_records
+from hail.store.presence import waiter as waiter_records
 from hail.store.store import Store
 from tests.scenarios.conftest import HERE, Scene, script_command
 from tests.support.entry import hail_bin
@@ -98,7 +101,9 @@ class Claude:
         assert wait_until(lambda: (self.spawn_dir / "pid").exists(), 10)
         waiter = self.waiter = PaneChild(self.spawn_dir, int((self.spawn_dir / "pid").read_text()))
         store = Store(str(self.scene.state))
-        assert wait_until(lambda: any(w.pid == waiter.pid for w in presence.waiters(store)), 10)
+        assert wait_until(
+            lambda: any(w.pid == waiter.pid for w in waiter_records.waiters(store)), 10
+        )
         return waiter
 
     def turn_starts(self) -> None:
@@ -207,7 +212,7 @@ def test_a_waiter_of_another_process_is_not_this_panes(
     other = subprocess.Popen(["sleep", "60"])
     try:
         store = Store(str(scene.state))
-        fake = presence.Waiter(
+        fake = waiter_records.Waiter(
             other.pid,
             hails_backend().start(other.pid),
             other.pid,
@@ -215,7 +220,7 @@ def test_a_waiter_of_another_process_is_not_this_panes(
             ["worker"],
             scene.recv,
         )
-        presence.write_waiter(store, fake)
+        waiter_records.write_waiter(store, fake)
         c.scene.as_pane(scene.recv, "brief", "--hook")  # between turns
         sent = scene.as_pane(scene.sender, "worker", "ask", "for the pane's own session")
         assert "woken" not in sent.err, sent.err
@@ -252,7 +257,7 @@ def codex_on_record(
     known: bool = True,
     created: float | None = None,
     hidden: bool = False,
-) -> presence.Thread:
+) -> queue_records.Thread:
     """A stand-in Codex TUI in the recipient's pane (an interpreter named `codex`, so a `codex
     queue` run fails), its thread on record as hail's hooks leave it, between turns: without the
     daemon the record names its TUI; under it, only once a send found the TUI in its pane
@@ -265,8 +270,8 @@ def codex_on_record(
     assert wait_until(lambda: "READY" in scene.screen(scene.recv), 10)
     tui = int(scene.server.display(scene.recv, "#{pane_pid}"))
     store = Store(str(scene.state))
-    Path(presence.directory(store)).mkdir(parents=True, exist_ok=True)
-    thread = presence.Thread(
+    Path(presence_base.directory(store)).mkdir(parents=True, exist_ok=True)
+    thread = queue_records.Thread(
         thread_id_now(created),
         "worker",
         daemon=daemon,
@@ -276,7 +281,7 @@ def codex_on_record(
         since=time.time(),
         server=scene.socket if known else "",
     )
-    (Path(presence.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
+    (Path(presence_base.directory(store)) / f"codex-{thread.id}").write_text(thread.text())
     scene.as_pane(scene.recv, "brief", "--hook")  # between turns
     return thread
 
@@ -324,10 +329,10 @@ def test_a_forged_waiter_record_naming_another_process_is_never_signalled(
     try:
         store = Store(str(scene.state))
         procs = hails_backend()
-        forged = presence.Waiter(
+        forged = waiter_records.Waiter(
             c.pid, procs.start(c.pid), other.pid, procs.start(other.pid), ["worker"], scene.recv
         )
-        presence.write_waiter(store, forged)
+        waiter_records.write_waiter(store, forged)
         c.scene.as_pane(scene.recv, "brief", "--hook")  # between turns
 
         sent = scene.as_pane(scene.sender, "worker", "ask", "for the pane's own session")
@@ -371,7 +376,7 @@ def test_a_woken_send_goes_by_the_records_with_no_tmux_library(
     pane and never imports libtmux (docs/transport.md "Routes")."""
     c = claude(scene, claude_factory)
     waiter = c.listen()
-    (record,) = presence.waiters(Store(str(scene.state)))
+    (record,) = waiter_records.waiters(Store(str(scene.state)))
     assert (record.pane, record.server) == (scene.recv, scene.socket)
 
     sent = scene.as_pane(scene.sender, "worker", "ask", "are the tests green", prefix=IMPORTTIME)
@@ -400,12 +405,12 @@ def test_a_record_of_another_tmux_server_is_not_taken_without_a_survey(
     c = claude(scene, claude_factory)
     c.listen()
     store = Store(str(scene.state))
-    (record,) = presence.waiters(store)
+    (record,) = waiter_records.waiters(store)
     other = socket.socket(socket.AF_UNIX)
     other.bind(str(tmp_path / "other"))
     try:
         record.server = str(tmp_path / "other")
-        presence.write_waiter(store, record)
+        waiter_records.write_waiter(store, record)
         sent = scene.as_pane(scene.sender, "worker", "ask", "which server", prefix=IMPORTTIME)
     finally:
         other.close()
@@ -437,7 +442,7 @@ def test_an_opencode_plugins_send_goes_by_the_records_with_no_tmux_library(scene
     )
     assert hooked.rc == 0, hooked
     store = Store(str(scene.state))
-    (plugin,) = presence.plugins(store, "worker")
+    (plugin,) = plugin_records.plugins(store, "worker")
     assert (plugin.pid, plugin.pane, plugin.server) == (os.getpid(), scene.recv, scene.socket)
 
     sent = scene.as_pane(scene.sender, "worker", "ask", "are you there?", prefix=IMPORTTIME)
@@ -461,10 +466,10 @@ def test_a_record_of_an_ended_claude_is_not_taken(
     ended.kill()
     ended.wait()
     store = Store(str(scene.state))
-    record = presence.Waiter(
+    record = waiter_records.Waiter(
         ended.pid, start, ended.pid, start, ["worker"], scene.recv, server=scene.socket
     )
-    presence.write_waiter(store, record)
+    waiter_records.write_waiter(store, record)
     scene.as_pane(scene.recv, "brief", "--hook")  # between turns
 
     sent = scene.as_pane(scene.sender, "worker", "ask", "for the live one", prefix=IMPORTTIME)

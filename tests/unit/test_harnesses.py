@@ -1,6 +1,6 @@
 """The harness registry holds together: one module per name, the hook table's harnesses are the
 registry's, the verb table's waiter formats are the harnesses with a `listen` hook, every screen
-shape has a reader, and each route is one of the route names."""
+shape has a reader, and each harness's route is a route module."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from hail.harnesses import base, registry
 from hail.install.hook_table import TABLE_PATH, hook_specs
 from hail.transport import screen
+from hail.transport.routes import registry as routes
 
 HARNESSES = Path(registry.__file__).parent
 
@@ -33,13 +34,13 @@ def test_the_hook_table_has_the_registry_s_harnesses() -> None:
 def test_the_waiter_formats_are_the_harnesses_whose_hooks_run_it() -> None:
     listening = [n for n in registry.NAMES if any(s.args[0] == "listen" for s in hook_specs(n))]
     assert list(registry.LISTENING) == listening
-    assert all(registry.get(n).wake == base.WAKE for n in listening)
+    assert all(routes.get(registry.get(n).route).name == "waiter" for n in listening)
 
 
 def test_every_screen_shape_has_a_reader_and_every_route_a_name() -> None:
     for harness in registry.every():
         assert harness.screen.shape in screen.READERS, harness
-        assert harness.wake in base.ROUTES, harness
+        assert harness.route in routes.NAMES, harness
         assert harness.output in (base.HOOK_JSON, base.PLAIN), harness
 
 

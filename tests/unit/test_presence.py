@@ -8,7 +8,8 @@ import subprocess
 from pathlib import Path
 
 from hail.process.choose import backend
-from hail.store import presence
+from hail.store.presence import queue as queue_records
+from hail.store.presence import waiter as waiter_records
 from hail.store.store import Store
 
 #: This machine's backend: /proc, or without it (a Mac, a macOS-shaped run) `ps`.
@@ -17,15 +18,15 @@ PROCS = backend(os.environ)
 
 def test_a_waiter_record_reads_back_as_written(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "hail"))
-    me = presence.Waiter(
+    me = waiter_records.Waiter(
         123, "456", os.getpid(), PROCS.start(os.getpid()), ["shared@%3", "shared"], "%3"
     )
     me.session, me.since = "6f1c2f7e-9a53", 1796137639.809
-    presence.write_waiter(store, me)
-    back = presence.read_waiter(presence.waiter_path(store, 123))
+    waiter_records.write_waiter(store, me)
+    back = waiter_records.read_waiter(waiter_records.waiter_path(store, 123))
     assert back is not None and back.text() == me.text()
     assert me.is_me(back) and back.listening(PROCS)
-    assert oct(os.stat(presence.waiter_path(store, 123)).st_mode & 0o777) == "0o600"
+    assert oct(os.stat(waiter_records.waiter_path(store, 123)).st_mode & 0o777) == "0o600"
 
 
 def test_a_process_is_its_pid_and_its_start(tmp_path: Path) -> None:
@@ -45,35 +46,35 @@ def test_a_process_is_its_pid_and_its_start(tmp_path: Path) -> None:
 
 def test_only_the_waiter_a_record_names_removes_it(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "hail"))
-    older = presence.Waiter(7, "1", 11, "1", ["worker"])
-    newer = presence.Waiter(7, "1", 12, "1", ["worker"])
-    presence.write_waiter(store, newer)
-    presence.remove_waiter(store, older)
-    assert presence.read_waiter(presence.waiter_path(store, 7)) is not None
-    presence.remove_waiter(store, newer)
-    assert presence.read_waiter(presence.waiter_path(store, 7)) is None
+    older = waiter_records.Waiter(7, "1", 11, "1", ["worker"])
+    newer = waiter_records.Waiter(7, "1", 12, "1", ["worker"])
+    waiter_records.write_waiter(store, newer)
+    waiter_records.remove_waiter(store, older)
+    assert waiter_records.read_waiter(waiter_records.waiter_path(store, 7)) is not None
+    waiter_records.remove_waiter(store, newer)
+    assert waiter_records.read_waiter(waiter_records.waiter_path(store, 7)) is None
 
 
 def test_a_codex_thread_id_carries_its_creation_time() -> None:
-    assert presence.thread_created("01a23221-b813-7a03-a771-fbd11ef9f322") == 1796137400.339
-    assert presence.thread_created("00000000-0000-4000-8000-000000000000") is None  # not v7
-    assert presence.is_thread_id("01a23221-b813-7a03-a771-fbd11ef9f322")
-    assert not presence.is_thread_id("../../etc/passwd")
-    assert not presence.is_thread_id("")
+    assert queue_records.thread_created("01a23221-b813-7a03-a771-fbd11ef9f322") == 1796137400.339
+    assert queue_records.thread_created("00000000-0000-4000-8000-000000000000") is None  # not v7
+    assert queue_records.is_thread_id("01a23221-b813-7a03-a771-fbd11ef9f322")
+    assert not queue_records.is_thread_id("../../etc/passwd")
+    assert not queue_records.is_thread_id("")
 
 
 def test_a_new_thread_of_a_mailbox_replaces_the_older(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "hail"))
     env = {"TMUX_PANE": "%1", "TMUX": "/tmp/tmux-1/x,123,0"}
-    presence.note_thread(store, PROCS, "worker", "01a23221-b813-7a03-a771-fbd11ef9f322", env)
-    presence.note_thread(store, PROCS, "worker", "01a23222-0086-7e91-a994-a12591cb9434", env)
-    presence.note_thread(store, PROCS, "other", "01a23222-0086-7e91-a994-a12591cb9435", {})
-    (latest,) = presence.threads(store, "worker")
+    queue_records.note_thread(store, PROCS, "worker", "01a23221-b813-7a03-a771-fbd11ef9f322", env)
+    queue_records.note_thread(store, PROCS, "worker", "01a23222-0086-7e91-a994-a12591cb9434", env)
+    queue_records.note_thread(store, PROCS, "other", "01a23222-0086-7e91-a994-a12591cb9435", {})
+    (latest,) = queue_records.threads(store, "worker")
     assert latest.id == "01a23222-0086-7e91-a994-a12591cb9434"
     # This process is not Codex's daemon: it counts as the hook's own TUI, by pid and start.
     assert not latest.daemon and latest.tui == os.getppid() and latest.pane == "%1"
     assert latest.server == "/tmp/tmux-1/x", "the pane's tmux server, from $TMUX"
-    assert len(presence.threads(store)) == 2
+    assert len(queue_records.threads(store)) == 2
 
 
 def test_a_wake_asked_in_the_tick_of_the_last_hook_is_pending(tmp_path: Path) -> None:

@@ -12,7 +12,9 @@ import pytest
 
 from hail.commands.doctor import _native_route_notes
 from hail.context import Ctx
-from hail.store import presence
+from hail.store.presence import base as presence_base
+from hail.store.presence import queue as queue_records
+from hail.store.presence import waiter as waiter_records
 from tests.support.procs import hails_backend
 from tests.unit.test_silent_agents import _ctx, _panes, agents
 
@@ -42,14 +44,14 @@ def test_a_waiter_and_a_thread_of_the_panes_tui_leave_only_the_no_daemon_note(
     ctx.store.ensure()
     claude, codex = agents["claude"], agents["codex"]
     start = hails_backend().start
-    presence.write_waiter(
-        ctx.store, presence.Waiter(claude, start(claude), codex, start(codex), ["a"], "%1")
+    waiter_records.write_waiter(
+        ctx.store, waiter_records.Waiter(claude, start(claude), codex, start(codex), ["a"], "%1")
     )
-    thread = presence.Thread(
+    thread = queue_records.Thread(
         "01a23222-0086-7e91-a994-a12591cb9434", "b", False, codex, start(codex)
     )
     thread.since = time.time()
-    Path(presence.directory(ctx.store), f"codex-{thread.id}").write_text(thread.text())
+    Path(presence_base.directory(ctx.store), f"codex-{thread.id}").write_text(thread.text())
     _hooked(ctx, "a")  # its hooks run: only the waiter could be missing, and it listens
     assert _native_route_notes(ctx, _panes(agents)) == [
         "codex in %2 (seat b) runs without its daemon, which reads its queue every 10 s: sends type"
@@ -62,11 +64,11 @@ def test_a_thread_of_another_tui_does_not_count(tmp_path: Path, agents: dict[str
     ctx = _ctx(tmp_path)
     ctx.store.ensure()
     claude = agents["claude"]
-    other = presence.Thread(
+    other = queue_records.Thread(
         "01a23222-0086-7e91-a994-a12591cb9434", "b", False, claude, hails_backend().start(claude)
     )
-    Path(presence.directory(ctx.store)).mkdir(parents=True)
-    Path(presence.directory(ctx.store), f"codex-{other.id}").write_text(other.text())
+    Path(presence_base.directory(ctx.store)).mkdir(parents=True)
+    Path(presence_base.directory(ctx.store), f"codex-{other.id}").write_text(other.text())
     _hooked(ctx, "a")
     notes = _native_route_notes(ctx, _panes(agents))
     assert len(notes) == 2 and notes[1].startswith("codex in %2 (seat b): its thread is unknown")

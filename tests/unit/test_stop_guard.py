@@ -10,7 +10,8 @@ import pytest
 import hail
 from hail import policy
 from hail.hooks import stop
-from hail.hooks.stop import StopGuard, session_of
+from hail.hooks.stop import StopGuard
+from hail.payload import session_of
 from hail.process.procfs import ProcFs
 from hail.process.ps import Ps
 from tests.support.macos import not_on_macos

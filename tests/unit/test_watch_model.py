@@ -334,8 +334,8 @@ def test_an_agent_that_ran_no_hook_since_it_started_is_trouble() -> None:
 def test_a_claude_whose_hooks_run_but_whose_waiter_does_not_listen_is_trouble() -> None:
     started = NOW - 60
     hooked = view([box("boss", hooked=started + 1), box("worker", hooked=started + 1)])
-    no_waiter = replace(pane("%1", "boss", started=started), route="type")
-    woken = replace(pane("%2", "worker", started=started), route="wake")
+    no_waiter = replace(pane("%1", "boss", started=started), route="type", native=False)
+    woken = replace(pane("%2", "worker", started=started), route="wake", native=True)
     snap = watch.build(hooked, tmux(no_waiter, woken), NOW)
     assert kinds(snap) == [("waiter", "boss")]
     (t,) = snap.trouble

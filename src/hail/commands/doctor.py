@@ -19,7 +19,6 @@ from hail import __version__, policy
 from hail.context import Ctx
 from hail.errors import HailError
 from hail.harnesses import registry
-from hail.harnesses.base import QUEUE, WAKE
 from hail.output import emit
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs
@@ -29,7 +28,7 @@ from hail.text import one_line
 if TYPE_CHECKING:
     from hail.diagnosis import Unread
     from hail.output import Check
-    from hail.transport.panes import Pane, Panes
+    from hail.transport.panes import Panes
 
 PREFIX: dict[Check, str] = {"ok": "ok   ", "FIX": "FIX  ", "note": "note "}
 
@@ -234,11 +233,10 @@ def _check_hooks_run(ctx: Ctx, panes: Panes | None, out: _Lines) -> None:
 
 
 def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
-    """Agents a send can only type into [docs/transport.md "Routes"]: a Claude Code session with no
-    live waiter (`diagnosis.missing_waiter`, as `hail watch` flags it), a Codex whose thread hail's
-    hooks have not seen."""
-    from hail import diagnosis
-    from hail.transport.native import route_of
+    """Agents a send can only type into [docs/transport.md "Routes"], as each agent's route notes
+    them: a Claude Code session with no live waiter (`diagnosis.missing_waiter`, as `hail watch`
+    flags it), a Codex whose thread hail's hooks have not seen, or one without its daemon."""
+    from hail.transport.routes.registry import of_agent
 
     if panes is None:
         return []
@@ -247,41 +245,12 @@ def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
     for pane in panes.panes:
         if pane.agent not in registry.NAMES or pane.seat is None:
             continue
-        route = registry.get(pane.agent).wake
-        if route not in (WAKE, QUEUE):
-            continue
         pid = ctx.procs().agent_pid(pane.pid, pane.agent)
         started = ctx.procs().started_at(pid) if pid is not None else None
         if started is None or now - started < policy.DOCTOR_AGENT_GRACE_SECONDS:
             continue
-        if route == WAKE:
-            native = route_of(ctx, pane, pane.seat) != "type"
-            agent = diagnosis.Agent(pane.id, pane.seat, pane.agent, started, native)
-            hooked = ctx.store.mailbox(pane.seat).hooked_at()
-            found = diagnosis.missing_waiter(agent, hooked, now)
-            notes += [found.line()] if found is not None else []
-        else:
-            notes += _codex_note(ctx, pane, f"{pane.agent} in {pane.id} (seat {pane.seat})")
+        notes += of_agent(pane.agent).notes(ctx, pane, started)
     return notes
-
-
-def _codex_note(ctx: Ctx, pane: Pane, where: str) -> list[str]:
-    """A Codex whose thread hail does not know, or that runs without its daemon."""
-    from hail.transport.codex_queue import live_thread
-
-    found = live_thread(ctx, pane, pane.seat or "")
-    if found is None:
-        return [
-            f"{where}: its thread is unknown to hail (no prompt since hail's hooks run), so"
-            " sends type into it; once it has had a prompt, they queue on its thread"
-        ]
-    if found[0].daemon:
-        return []
-    return [
-        f"{where} runs without its daemon, which reads its queue every 10 s: sends type into its"
-        " empty composer (about 1 s), and over a draft queue with up to 10 s to wait. Run codex"
-        " without --no-daemon where it can start its daemon"
-    ]
 
 
 # --- steps 8–11: the mailboxes ------------------------------------------------------------------

@@ -16,11 +16,11 @@ from hail import policy
 from hail.context import Ctx
 from hail.errors import StateError, UsageError
 from hail.output import age, emit, table
-from hail.route import pane_for, reach_or_none
 from hail.seat import parse_mailbox
 from hail.store import fs
-from hail.transport import native, wake
+from hail.transport import wake
 from hail.transport.panes import DEFAULT_AGENTS
+from hail.transport.resolve import pane_for, reach_or_none
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,12 +90,12 @@ def _seat_row(ctx: Ctx, name: str, panes: Panes | None, states: AgentStates) -> 
 
 
 def _route_cell(ctx: Ctx, pane: Pane, mailbox: str) -> str:
-    """`native.route_of`'s word; `queue-10s` for a Codex without its daemon, which reads its queue
-    every 10 s (a send types into its empty composer instead, and queues over a draft)."""
-    route = native.route_of(ctx, pane, mailbox)
-    if route == "queue" and not native.find_daemon(ctx, pane, mailbox):
-        return "queue-10s"
-    return route
+    """How a send would wake the agent now, as its route shows it: `queue-10s` for a Codex
+    without its daemon, which reads its queue every 10 s (a send types into its empty composer
+    instead, and queues over a draft)."""
+    from hail.transport.routes.status import status
+
+    return status(ctx, pane, mailbox).shown
 
 
 def _agents_cell(name: str, panes: Panes | None) -> str:

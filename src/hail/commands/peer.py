@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from hail.message import Message
-    from hail.route import Sender
+    from hail.transport.resolve import Sender
 
     Answer = tuple[int, dict[str, str], str]
 
@@ -96,7 +96,7 @@ def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answer:
 
 
 def _signer(address: str) -> Sender:
-    from hail.route import Sender
+    from hail.transport.resolve import Sender
 
     return Sender(Seat(address, "", "another machine"), address, address, None)
 

@@ -16,7 +16,8 @@ from hail.message import render
 from hail.output import emit, flush, note, warn
 from hail.seat import parse_target
 from hail.store import fs, records
-from hail.transport.wake_policy import (
+from hail.transport.routes.decision import (
+    Hands,
     Wake,
     look_first,
     native_first,
@@ -27,8 +28,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from hail.route import Route, Sender
     from hail.seat import Addr, Seat
+    from hail.transport.resolve import Recipient, Sender
     from hail.transport.tmux import Tmux
 
 _SPAN_UNIT = {"m": 60, "h": 3600, "d": 86400}
@@ -320,7 +321,7 @@ def nothing_sent(ctx: Ctx, msg_id: str, what: str, e: OSError) -> StateError:
 
 
 def write_hold(
-    ctx: Ctx, who: Sender, to: Route, letter: Letter, msg_id: str, times: tuple[str, str]
+    ctx: Ctx, who: Sender, to: Recipient, letter: Letter, msg_id: str, times: tuple[str, str]
 ) -> str:
     """A hold's record, written before its message is visible: a hold is never filed without it.
     Returns the record's path, for the roll-back should the message not be written."""
@@ -344,7 +345,7 @@ def write_hold(
 
 
 def post(
-    ctx: Ctx, who: Sender, to: Route, letter: Letter, extra: dict[str, str] | None = None
+    ctx: Ctx, who: Sender, to: Recipient, letter: Letter, extra: dict[str, str] | None = None
 ) -> tuple[str, str]:
     """Reserve the id and write the message durably (a hold's record first); returns (id, until)."""
     now = ctx.now()
@@ -384,7 +385,7 @@ def post(
 
 
 def after_filing(
-    ctx: Ctx, who: Sender, to: Route, msg_id: str, letter: Letter, steps: tuple[bool, bool]
+    ctx: Ctx, who: Sender, to: Recipient, msg_id: str, letter: Letter, steps: tuple[bool, bool]
 ) -> list[str]:
     """The records a filed message leaves (the reply index, a release's removal, the pending
     record when `steps` say so); a failure among them is a note, never an error: the message is
@@ -435,7 +436,9 @@ def _reserve(ctx: Ctx, mailbox: str, now: float, given_id: str) -> str:
     return reserve_given(ctx.store.root, mailbox, given_id)
 
 
-def record_pending(ctx: Ctx, who: Sender, to: Route, msg_id: str, kind: str, headline: str) -> None:
+def record_pending(
+    ctx: Ctx, who: Sender, to: Recipient, msg_id: str, kind: str, headline: str
+) -> None:
     pending = ctx.store.mailbox(who.reply).pending
     fs.make_dirs(pending)
     fs.write_atomic(
@@ -460,7 +463,6 @@ def send(ctx: Ctx, args: SendArgs, stdin_text: str | None) -> int:
 
 
 def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed) -> int:
-    from hail import route as routing
     from hail.store import conversation
 
     kind, scope, span = validate(args)
@@ -469,7 +471,9 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     seat = ctx.require_seat() if args.peer is None else None
     by_records = None
     if seat is not None and not (args.no_submit or args.no_wake):
-        by_records = routing.by_records(ctx, addr, seat)
+        from hail.transport.routes.records import send_by_records
+
+        by_records = send_by_records(ctx, addr, seat)
     if by_records is not None:  # the records name a session between turns: no tmux call
         who, to, tmux = by_records[0], by_records[1], None
     else:
@@ -481,8 +485,11 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     capped = not quiet and thread.capped(kind)
     wake_pane = None if args.no_wake or quiet or capped else to.wake
     submit = not args.no_submit
-    native = by_records[2] if by_records else native_first(ctx, tmux, wake_pane, to.mailbox, submit)
-    verdict = None if native is not None else look_first(tmux, wake_pane)  # a dialog: exit 4
+    session = (
+        by_records[2] if by_records else native_first(ctx, tmux, wake_pane, to.mailbox, submit)
+    )
+    hands = Hands()
+    verdict = None if session is not None else look_first(hands, tmux, wake_pane)  # dialog: exit 4
     letter = Letter(kind, draft, args.re or "", scope, span, args.peer.id if args.peer else "")
     msg_id, until = post(ctx, who, to, letter, thread.headers())
     filed.id, filed.asker, filed.to, filed.capped = msg_id, who.reply, to.mailbox, capped
@@ -502,15 +509,16 @@ def file_and_wake(ctx: Ctx, args: SendArgs, stdin_text: str | None, filed: Filed
     head = envelope.Head(kind=kind, sender=who.from_, reply=who.reply, id=msg_id,
                          headline=draft.headline, re=args.re or "", scope=scope, until=until)  # fmt: skip
     line = envelope.render(head, has_body=draft.body is not None)
-    return Wake(ctx, to, kind, msg_id, line, submit=submit).take(tmux, wake_pane, native, verdict)
+    wake = Wake(ctx, to, kind, msg_id, line, submit=submit, hands=hands)
+    return wake.take(tmux, wake_pane, session, verdict)
 
 
 def _survey_route(
     ctx: Ctx, args: SendArgs, addr: Addr, seat: Seat | None
-) -> tuple[Tmux | None, Sender, Route]:
+) -> tuple[Tmux | None, Sender, Recipient]:
     """The sender and the route from a tmux survey (none when no server answers); the sender is
     this directory's seat, or the sender on another machine (`hail remote-peer`)."""
-    from hail import route as routing
+    from hail.transport import resolve as routing
 
     tmux, panes = routing.reach_or_none(ctx)
     if args.peer is not None:

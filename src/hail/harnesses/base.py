@@ -7,25 +7,6 @@ not a dataclass: a hook loads its harness's record, and the hook path imports no
 
 from __future__ import annotations
 
-#: The route names a send's wake takes, the one vocabulary from the code to `hail seats`, the
-#: send's report and docs/transport.md "Routes": Claude Code's waiter, Codex's queue, opencode's
-#: plugin, and typing into the composer.
-WAKE = "wake"
-QUEUE = "queue"
-PLUGIN = "plugin"
-TYPE = "type"
-#: A native route is live but a turn runs: its PostToolUse and Stop hooks carry the mail.
-HOOKS = "hooks"
-#: Each route by its name (what `hail seats` shows) → the word the send's report opens with once
-#: it took it (`hail: woken: …`); the table docs/transport.md "Routes" lists.
-ROUTES = {
-    WAKE: "woken",
-    QUEUE: "queued",
-    PLUGIN: "woken by its plugin",
-    HOOKS: "busy",
-    TYPE: "typed",
-}
-
 #: Hook output shapes: the harness's hook JSON (`hookSpecificOutput`), or the text as it is
 #: (opencode's plugin adds it itself).
 HOOK_JSON = "json"
@@ -75,7 +56,7 @@ class Screen:
 
 class Harness:
     """One harness: its id (the `--format` word, the pane's agent name), how its process is found,
-    its hooks' events and output, its wake route, its screen, and setup's and doctor's texts."""
+    its hooks' events and output, its wake route (by name), its screen, and setup's and doctor's texts."""
 
     __slots__ = (
         "brief_as_hook_json",
@@ -84,13 +65,14 @@ class Harness:
         "name",
         "next_step",
         "output",
+        "receive_help",
+        "route",
         "screen",
         "scripts",
         "shared_daemon",
         "shared_events",
         "silent_fix",
         "title",
-        "wake",
     )
 
     def __init__(
@@ -99,7 +81,7 @@ class Harness:
         name: str,
         title: str,
         scripts: tuple[str, ...] = (),
-        wake: str,
+        route: str,
         output: str = HOOK_JSON,
         event_names: dict[str, str] | None = None,
         brief_as_hook_json: bool = False,
@@ -109,6 +91,7 @@ class Harness:
         screen: Screen,
         first_hook_at_prompt: bool = False,
         silent_fix: str = "",
+        receive_help: str = "",
     ) -> None:
         #: The id: `--format`'s word, the key of its hooks in `data/harness_hooks.json`, the agent
         #: name `hail seats` shows, and the name its process runs under (a pane's command).
@@ -117,10 +100,9 @@ class Harness:
         self.title = title
         #: The scripts a JavaScript runtime (`process/base.RUNTIMES`) runs as this agent.
         self.scripts = scripts
-        #: The route a send takes between its turns when hail's records know its session: WAKE
-        #: (its hooks run hail's waiter), QUEUE (its hooks record its thread), PLUGIN (hail's plugin
-        #: runs its hooks and watches the mailbox), or TYPE (only typing reaches it).
-        self.wake = wake
+        #: The route a send takes to it between its turns, by the name of its module in
+        #: `transport/routes` (`waiter`, `queue`, `plugin`, or `composer`: only typing).
+        self.route = route
         #: Its hooks' output: HOOK_JSON or PLAIN.
         self.output = output
         #: hail's event names (`UserPromptSubmit`, …) → its own, where they differ.
@@ -134,7 +116,6 @@ class Harness:
         self.shared_daemon = shared_daemon
         #: What to do after setup wrote its config [docs/commands.md "setup"].
         self.next_step = next_step
-        #: Its screen's literals.
         self.screen = screen
         #: Its first hook runs at its first prompt, not as it starts: a session that ran none may
         #: only be new and unprompted (doctor and watch word its silence so).
@@ -142,6 +123,8 @@ class Harness:
         #: The fix doctor and watch give for a session of it that ran no hook since it started,
         #: where it differs from rerunning setup and restarting the agent.
         self.silent_fix = silent_fix
+        #: What `hail help receive` says of its hooks, where it says more than their events.
+        self.receive_help = receive_help
 
     def __repr__(self) -> str:
         return f"Harness({self.name!r})"

@@ -4,12 +4,12 @@ between two `─` rules (Claude Code 2.1.332; the captures in tests/data/screens
 
 from __future__ import annotations
 
-from hail.harnesses.base import WAKE, Harness, Screen
+from hail.harnesses.base import Harness, Screen
 
 HARNESS = Harness(
     name="claude",
     title="Claude Code",
-    wake=WAKE,
+    route="waiter",
     shared_events=True,
     next_step="a new session picks it up",
     screen=Screen(

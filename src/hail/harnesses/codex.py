@@ -4,12 +4,12 @@ composer is the last `› ` line at the bottom (Codex 0.171; the captures in tes
 
 from __future__ import annotations
 
-from hail.harnesses.base import QUEUE, Harness, Screen
+from hail.harnesses.base import Harness, Screen
 
 HARNESS = Harness(
     name="codex",
     title="Codex",
-    wake=QUEUE,
+    route="queue",
     shared_events=True,
     shared_daemon=True,
     first_hook_at_prompt=True,

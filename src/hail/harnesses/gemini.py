@@ -4,13 +4,13 @@ is no native route; its composer is the first ` > ` line below the last `─` ru
 
 from __future__ import annotations
 
-from hail.harnesses.base import TYPE, Harness, Screen
+from hail.harnesses.base import Harness, Screen
 
 HARNESS = Harness(
     name="gemini",
     title="Gemini CLI",
     scripts=("gemini", "gemini.js"),
-    wake=TYPE,
+    route="composer",
     event_names={
         "SessionStart": "SessionStart",
         "UserPromptSubmit": "BeforeAgent",

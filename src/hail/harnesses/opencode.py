@@ -4,14 +4,18 @@ for. Its composer is a box of `┃` lines closed by a `╹▀…` line (opencode
 
 from __future__ import annotations
 
-from hail.harnesses.base import PLAIN, PLUGIN, Harness, Screen
+from hail.harnesses.base import PLAIN, Harness, Screen
 
 HARNESS = Harness(
     name="opencode",
     title="opencode",
-    wake=PLUGIN,
+    route="plugin",
     output=PLAIN,
     next_step="opencode loads it when it next starts",
+    receive_help=(
+        "opencode runs them from hail's plugin (--format opencode), which also wakes its idle"
+        " session itself."
+    ),
     screen=Screen(
         # The box's last line names the agent and model; its first may hold the placeholder. This
         # only tells `hail seats` and the look before a send what the pane shows.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hail import policy
 from hail.context import Ctx
 from hail.harnesses import registry
-from hail.harnesses.base import HOOK_JSON, PLUGIN, QUEUE, TYPE
+from hail.harnesses.base import HOOK_JSON
 from hail.hooks import protocol
 from hail.store.maildir import Claims, claim_within_budget, not_yours
 
@@ -136,11 +136,8 @@ class _Run:
             # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
             # it could write any prompt, and only the harness's hook reports what a person typed.
             ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
-        route = harness.wake if harness is not None and not ctx.in_tool_call else TYPE
-        if route == QUEUE and self.event == "UserPromptSubmit":
-            _note_codex_thread(ctx, self.mailboxes[0], self.payload.data)
-        if route == PLUGIN:
-            _note_opencode(ctx, self.mailboxes[0])
+        if harness is not None and not ctx.in_tool_call:
+            _note_session(ctx, harness.route, self.mailboxes[0], self.event, self.payload.data)
 
     def _stop_may_block(self, ctx: Ctx) -> bool:
         """Whether this Stop may make the agent go on, its streak read (`hooks/stop.py`)."""
@@ -206,26 +203,16 @@ def render(claims: Claims, prompt: str = "") -> str:
     return "\n".join(lines)
 
 
-def _note_codex_thread(ctx: Ctx, mailbox: str, payload: bytes) -> None:
-    """Record the Codex thread this prompt belongs to, so a send can queue on it
-    [docs/transport.md "Routes"]; a failure here is logged and delivers as before."""
-    if not payload:
+def _note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes) -> None:
+    """Record the session this hook runs for as its route's records keep it (a Codex thread, an
+    opencode process), so a send can wake it natively [docs/transport.md "Routes"]; a failure here
+    is logged and delivers as before."""
+    from hail.store.presence.registry import note_of
+
+    note = note_of(route)
+    if note is None:
         return
     try:
-        from hail.hooks.stop import session_of
-        from hail.store import presence
-
-        presence.note_thread(ctx.store, ctx.procs(), mailbox, session_of(payload), ctx.env)
-    except Exception as exc:
-        protocol.log_error(ctx.store, "deliver", exc)
-
-
-def _note_opencode(ctx: Ctx, mailbox: str) -> None:
-    """Record the opencode process whose plugin runs this hook, so a send can leave its wake mark
-    with no tmux call [docs/transport.md "Routes"]; a failure here is logged and delivers as before."""
-    try:
-        from hail.store import presence
-
-        presence.note_plugin(ctx.store, ctx.procs(), mailbox, ctx.env)
+        note(ctx, mailbox, event, payload)
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)

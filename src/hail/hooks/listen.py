@@ -34,7 +34,8 @@ import time
 
 from hail import policy
 from hail.hooks import protocol
-from hail.store import presence
+from hail.store.presence import base as presence_base
+from hail.store.presence import waiter as presence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def listen() -> int:
     ctx: Ctx | None = None
     try:
         from hail.context import Ctx
-        from hail.hooks.stop import session_of
+        from hail.payload import session_of
 
         payload = protocol.payload_bytes()
         ctx = Ctx.from_env()
@@ -118,7 +119,7 @@ def listen() -> int:
             ctx.pane,
             session_of(payload),
             since=time.time(),
-            server=presence.tmux_server(env),
+            server=presence_base.tmux_server(env),
         )
         return Listener(ctx, me).run()
     except Exception as exc:

@@ -22,6 +22,7 @@ import time
 
 import hail
 from hail import policy
+from hail.payload import session_of, turn_began
 from hail.store import fs
 
 TYPE_CHECKING = False
@@ -34,31 +35,6 @@ UNKNOWN = "-"
 _TICKS = os.sysconf("SC_CLK_TCK")
 #: Linux's clock of a process's start in /proc; macOS and the BSDs have none.
 _BOOT_CLOCK: int | None = getattr(time, "CLOCK_BOOTTIME", None)
-
-
-def session_of(payload: bytes) -> str:
-    """The payload's `session_id` string, or "" (no payload came in time, or it names none)."""
-    value = _value_of(payload, b'"session_id"')
-    if value[:1] != b'"':
-        return ""
-    end = value.find(b'"', 1)
-    # A session id is a UUID: anything else is not used as a key (nor as a file name).
-    text = value[1:end].decode("ascii", errors="replace") if end > 0 else ""
-    return text if text and len(text) <= 64 and text.replace("-", "").isalnum() else ""
-
-
-def turn_began(payload: bytes) -> bool:
-    """Whether the payload says this is the first Stop of a turn (`"stop_hook_active": false`)."""
-    return _value_of(payload, b'"stop_hook_active"')[:5] == b"false"
-
-
-def _value_of(payload: bytes, key: bytes) -> bytes:
-    """What follows `key:` in raw JSON text (b"" when the key is not there)."""
-    at = payload.find(key)
-    if at < 0:
-        return b""
-    rest = payload[at + len(key) :].lstrip(b" \t\r\n")
-    return rest[1:].lstrip(b" \t\r\n") if rest[:1] == b":" else b""
 
 
 def clock() -> int:

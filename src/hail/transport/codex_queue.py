@@ -26,13 +26,13 @@ import os
 from hail import policy
 from hail.harnesses.codex import HARNESS as CODEX
 from hail.process.base import CHAIN_MAX, DELETED
-from hail.store import presence
+from hail.store.presence import queue as presence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hail.context import Ctx
     from hail.process.base import Processes
-    from hail.store.presence import Thread
+    from hail.store.presence.queue import Thread
     from hail.transport.panes import Pane
 
 #: How much later than the TUI's start (to the clock tick, or the second where `ps` says it) a

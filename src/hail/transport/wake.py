@@ -18,8 +18,6 @@ from dataclasses import dataclass
 
 from hail import policy
 from hail.errors import DialogError
-from hail.harnesses import registry
-from hail.harnesses.base import PLUGIN
 from hail.transport import screen
 from hail.transport.panes import DEFAULT_AGENTS, Pane, process_name
 from hail.transport.tmux import Tmux, TmuxError
@@ -28,15 +26,12 @@ from hail.transport.tmux import Tmux, TmuxError
 @dataclass(frozen=True)
 class WakeResult:
     """What reached the pane. `reason` says why the send is not complete, else "". `busy`: nothing
-    was typed because a turn is in progress (complete when the seat's hooks are live). `native`:
-    nothing is typed because the agent wakes itself on new mail (complete when its plugin is
-    live)."""
+    was typed because a turn is in progress (complete when the seat's hooks are live)."""
 
     typed: bool
     submitted: bool
     reason: str
     busy: bool = False
-    native: bool = False
 
 
 def dialog_message(pane: str) -> str:
@@ -90,10 +85,6 @@ def verdict_reason(pane: Pane, verdict: screen.Verdict | None) -> WakeResult | N
         return WakeResult(
             False, False, f"cannot read the screen of {pane.id}, so nothing was typed"
         )
-    if pane.agent in NATIVE_WAKE:
-        # Its plugin watches the mailbox and prompts the idle session itself [docs/transport.md
-        # "When hail types"]: typing would start a second turn with the same message.
-        return WakeResult(False, False, "", native=True)
     if pane.agent not in DEFAULT_AGENTS:
         # An agent named in HAIL_AGENT_COMMANDS: hail does not know its screen, only its process.
         if not pane.foreground:
@@ -107,11 +98,6 @@ def verdict_reason(pane: Pane, verdict: screen.Verdict | None) -> WakeResult | N
     if state != screen.IDLE:
         return WakeResult(False, False, no_composer_reason(pane))
     return None
-
-
-#: Agents that wake themselves when mail is filed for their seat (their route is the plugin's):
-#: nothing is typed into them.
-NATIVE_WAKE = tuple(h.name for h in registry.every() if h.wake == PLUGIN)
 
 
 def submit_pause(chars: int) -> float:

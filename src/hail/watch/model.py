@@ -16,12 +16,11 @@ from dataclasses import dataclass, replace
 
 from hail import diagnosis, policy
 from hail.diagnosis import Trouble
-from hail.harnesses.base import TYPE
 from hail.output import age
 from hail.store.conversation import seat_of_mailbox
 from hail.store.waits import blocking_path
 from hail.text import clip_value
-from hail.watch.panes import PaneState, TmuxState
+from hail.watch.panes import TYPED, PaneState, TmuxState
 from hail.watch.state import HoldState, MessageState, StateView, WaitState
 
 #: How `--once` and the view clip a headline, and a trouble line.
@@ -153,7 +152,7 @@ def _seat_rows(
         if not reachable:
             route, shown = "?", "?"
         else:
-            route = (agents[0].route or TYPE) if len(agents) == 1 else "-"
+            route = (agents[0].route or TYPED) if len(agents) == 1 else "-"
             shown = " ".join(p.state for p in agents) or "-"
         jump = agents[0].id if agents else pane or (in_seat[0].id if len(in_seat) == 1 else "")
         rows.append(
@@ -264,11 +263,10 @@ def _trouble(
 
 
 def agent_of(pane: PaneState) -> diagnosis.Agent:
-    """An agent pane as the diagnosis reads it; its route from hail's records (`type` when none
-    but typing reaches it)."""
-    return diagnosis.Agent(
-        pane.id, pane.seat or "", pane.agent or "", pane.started, pane.route != TYPE
-    )
+    """An agent pane as the diagnosis reads it, with whether a native route reaches it (one whose
+    route watch does not know is not called unreachable)."""
+    native = pane.native is not False
+    return diagnosis.Agent(pane.id, pane.seat or "", pane.agent or "", pane.started, native)
 
 
 def _unread(row: SeatRow, oldest: str, reachable: bool) -> diagnosis.Unread:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hail.process.choose import backend
-from hail.transport import native, screen
+from hail.transport import screen
 from hail.transport.panes import DEFAULT_AGENTS, Pane, Panes, survey
+from hail.transport.routes import registry as routes
 from hail.transport.tmux import Tmux, TmuxError
 
 TYPE_CHECKING = False
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from hail.context import Ctx
     from hail.transport.tmux import PaneRow
 
+#: The route of an agent watch knows only by its screen: typing's word.
+TYPED = routes.get(routes.TYPING).shown
 #: What watch shows for a screen class, where it differs (as `hail seats` does).
 SHOWN_STATE = {screen.QUEUED: "busy", screen.NONE: "other"}
 
@@ -36,8 +39,10 @@ class PaneState:
     state: str  # idle busy draft dialog other, `?` for a screen hail does not know, "" for no agent
     foreground: bool
     started: float | None
-    #: How a send would wake it now (`native.route_of`): wake, queue, hooks, plugin or type.
+    #: How a send would wake it now (`routes/status`): wake, queue, hooks, plugin or type.
     route: str = ""
+    #: That route reaches it without typing (None: watch does not know its route).
+    native: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,15 +84,24 @@ class Surveyor:
             if p.agent is not None:
                 verdict = screens.get(p.id)
                 state = "?" if verdict is None else SHOWN_STATE.get(verdict.state, verdict.state)
-            route = self._route(p)
-            out.append(PaneState(p.id, p.seat, p.agent, state, p.foreground, self._start(p), route))
+            route, native = self._route(p)
+            out.append(
+                PaneState(p.id, p.seat, p.agent, state, p.foreground, self._start(p), route, native)
+            )
         return TmuxState(tmux.source, tuple(out))
 
-    def _route(self, pane: Pane) -> str:
-        """The agent's route from hail's own records (no screen), when watch has a context."""
-        if self.ctx is None or pane.agent is None or pane.seat is None:
-            return ""
-        return native.route_of(self.ctx, pane, pane.seat)
+    def _route(self, pane: Pane) -> tuple[str, bool | None]:
+        """The agent's route from hail's own records (no screen), when watch has a context, and
+        whether it is native."""
+        from hail.transport.routes.status import status
+
+        if pane.agent is None:
+            return "", None
+        if self.ctx is None or pane.seat is None:
+            return "", None
+
+        found = status(self.ctx, pane, pane.seat)
+        return found.word, found.native
 
     def _start(self, pane: Pane) -> float | None:
         """When the pane's agent process started (read once per pane process)."""

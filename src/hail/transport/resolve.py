@@ -17,12 +17,12 @@ from hail.transport.tmux import SocketError, Tmux, TmuxError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from hail.transport.native import Native, Records
     from hail.transport.panes import Pane, Panes
 
 
-class Route:
-    """The recipient mailbox, its seat, and the pane to wake (or why there is none)."""
+class Recipient:
+    """Where a send goes: the recipient mailbox, its seat, and the pane to wake (or why there is
+    none)."""
 
     __slots__ = ("found", "mailbox", "reason", "seat", "wake")
 
@@ -42,7 +42,7 @@ class Route:
         self.found = found
 
     def __repr__(self) -> str:
-        return f"Route({self.mailbox!r}, {self.seat!r}, {self.wake!r}, {self.reason!r})"
+        return f"Recipient({self.mailbox!r}, {self.seat!r}, {self.wake!r}, {self.reason!r})"
 
 
 class Sender:
@@ -133,15 +133,15 @@ def _suggest(ctx: Ctx, panes: Panes | None, arg: str) -> str:
     return f"; did you mean: {' '.join(names[: policy.SUGGEST_MAX])}" if names else ""
 
 
-def _seat_route(seat: str, panes: Panes | None) -> Route:
+def _seat_route(seat: str, panes: Panes | None) -> Recipient:
     if panes is None:
-        return Route(seat, seat, None, "no tmux server")
+        return Recipient(seat, seat, None, "no tmux server")
     agents = panes.agents_in(seat)
     if len(agents) > 1:
         raise shared_refusal(seat, agents)
     if not agents:
-        return Route(seat, seat, None, f"no agent runs in seat {seat}")
-    return Route(seat, seat, agents[0])
+        return Recipient(seat, seat, None, f"no agent runs in seat {seat}")
+    return Recipient(seat, seat, agents[0])
 
 
 def _live_pane(arg: str, addr: Addr, panes: Panes) -> Pane:
@@ -161,13 +161,15 @@ def _subseat_pane(arg: str, addr: Addr, panes: Panes) -> Pane:
     return pane
 
 
-def _subseat_route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Route:
+def _subseat_route(ctx: Ctx, arg: str, addr: Addr, panes: Panes | None) -> Recipient:
     if panes is None:
         raise _no_tmux(arg)
-    return Route(addr.mailbox, addr.seat, _subseat_pane(arg, addr, panes))
+    return Recipient(addr.mailbox, addr.seat, _subseat_pane(arg, addr, panes))
 
 
-def _pane_route(ctx: Ctx, arg: str, target: str, tmux: Tmux | None, panes: Panes | None) -> Route:
+def _pane_route(
+    ctx: Ctx, arg: str, target: str, tmux: Tmux | None, panes: Panes | None
+) -> Recipient:
     """A tmux pane target: the pane's seat, its sub-seat when shared, else its single agent."""
     if panes is None or tmux is None:
         raise _no_tmux(arg)
@@ -182,14 +184,14 @@ def _pane_route(ctx: Ctx, arg: str, target: str, tmux: Tmux | None, panes: Panes
     agents = panes.agents_in(seat.name)
     if len(agents) > 1:
         if pane is not None and pane in agents and may_hold_subseat(pane):
-            return Route(f"{seat.name}@{pane.id}", seat.name, pane, found=seat)
+            return Recipient(f"{seat.name}@{pane.id}", seat.name, pane, found=seat)
         raise shared_refusal(seat.name, agents)
     if not agents:
-        return Route(seat.name, seat.name, None, f"no agent runs in seat {seat.name}", seat)
-    return Route(seat.name, seat.name, agents[0], found=seat)
+        return Recipient(seat.name, seat.name, None, f"no agent runs in seat {seat.name}", seat)
+    return Recipient(seat.name, seat.name, agents[0], found=seat)
 
 
-def route(ctx: Ctx, arg: str, addr: Addr, tmux: Tmux | None, panes: Panes | None) -> Route:
+def route(ctx: Ctx, arg: str, addr: Addr, tmux: Tmux | None, panes: Panes | None) -> Recipient:
     """Resolve a parsed target to a mailbox and a wake pane, with the one `Tmux` the send reached;
     exit 1 or 3 on errors [docs/seats.md "Routing a target"]. Nothing is written: a pane target's
     seat is on the route (`found`) for the send to bind."""
@@ -207,50 +209,6 @@ def route(ctx: Ctx, arg: str, addr: Addr, tmux: Tmux | None, panes: Panes | None
     if _is_known(ctx, panes, addr.seat):
         return _seat_route(addr.seat, panes)
     raise StateError(f"unknown seat '{arg}'{_suggest(ctx, panes, arg)} (hail seats lists them)")
-
-
-# --- by hail's records alone ------------------------------------------------------------------------
-
-
-def by_records(ctx: Ctx, addr: Addr, seat: Seat) -> tuple[Sender, Route, Native] | None:
-    """The sender, the route and the native wake of a send to a seat or sub-seat, from hail's
-    records alone, when they tell what a tmux survey would: the recipient's one live session,
-    its pane on this tmux server, between turns, and who sends [docs/transport.md "Routes"].
-    None otherwise: the send then surveys tmux as before."""
-    from hail.transport import native
-
-    if not addr.seat or (addr.pane and not addr.sub):
-        return None  # a pane target: tmux resolves it
-    if not addr.sub and not ctx.store.mailbox(addr.seat).exists():
-        return None
-    records = native.Records(ctx)
-    found = native.by_records(ctx, records, addr.mailbox, addr.pane if addr.sub else "")
-    if found is None or (addr.sub and found.waiter is None):
-        return None
-    who = sender_by_records(ctx, seat, records)
-    if who is None:
-        return None
-    return who, Route(addr.mailbox, addr.seat, None), found
-
-
-def sender_by_records(ctx: Ctx, seat: Seat, records: Records) -> Sender | None:
-    """`sender` from hail's records: this process's pane signs when the records name no other
-    session in its seat, and no session of its pane in another seat (`identity_split`'s case); a
-    seat with another session of this pane's server, or one the records cannot place, is None."""
-    reply = ctx.reading_mailboxes(seat)[0]
-    if reply != seat.name:
-        return Sender(seat, reply, reply, None)
-    found = records.sessions(seat.name)
-    if found is None:
-        return None
-    panes = [s.pane_id for s in found]
-    if ctx.pane and not ctx.run_by_codex:
-        if any(p != ctx.pane for p in panes) or records.pane_elsewhere(ctx.pane, seat.name):
-            return None
-        return Sender(seat, reply, f"{seat.name}/{ctx.pane}", None)
-    if len(panes) > 1 or "" in panes:
-        return None
-    return Sender(seat, reply, f"{seat.name}/{panes[0]}" if panes else seat.name, None)
 
 
 # --- the pane a read, type or keys target names ----------------------------------------------------

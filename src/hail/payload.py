@@ -1,0 +1,30 @@
+"""A hook's payload read without json: the fields hail needs, found as bytes in the harness's raw
+JSON text [docs/hooks.md "What deliver reads"]. Pure; the hook path loads it (no json, no re).
+"""
+
+from __future__ import annotations
+
+
+def session_of(payload: bytes) -> str:
+    """The payload's `session_id` string, or "" (no payload came in time, or it names none)."""
+    value = value_of(payload, b'"session_id"')
+    if value[:1] != b'"':
+        return ""
+    end = value.find(b'"', 1)
+    # A session id is a UUID: anything else is not used as a key (nor as a file name).
+    text = value[1:end].decode("ascii", errors="replace") if end > 0 else ""
+    return text if text and len(text) <= 64 and text.replace("-", "").isalnum() else ""
+
+
+def turn_began(payload: bytes) -> bool:
+    """Whether the payload says this is the first Stop of a turn (`"stop_hook_active": false`)."""
+    return value_of(payload, b'"stop_hook_active"')[:5] == b"false"
+
+
+def value_of(payload: bytes, key: bytes) -> bytes:
+    """What follows `key:` in raw JSON text (b"" when the key is not there)."""
+    at = payload.find(key)
+    if at < 0:
+        return b""
+    rest = payload[at + len(key) :].lstrip(b" \t\r\n")
+    return rest[1:].lstrip(b" \t\r\n") if rest[:1] == b":" else b""
