@@ -92,15 +92,15 @@ class NotWoken(Exception):
 
 
 class Session:
-    """One agent session a native route reaches: its surveyed pane (None when hail's records alone
-    found it), that pane's id, and the tmux server its record names."""
+    """One agent session a native route reaches: the route, its surveyed pane (None when hail's
+    records alone found it), that pane's id, and the tmux server its record names."""
 
-    __slots__ = ("pane", "pane_id", "server")
+    __slots__ = ("pane", "pane_id", "route", "server")
 
-    #: The route that reaches it (each route's session class names its own).
-    route: Route
-
-    def __init__(self, pane: Pane | None, pane_id: str = "", server: str = "") -> None:
+    def __init__(
+        self, route: Route, pane: Pane | None, pane_id: str = "", server: str = ""
+    ) -> None:
+        self.route = route
         self.pane = pane
         self.pane_id = pane.id if pane is not None else pane_id
         self.server = server

@@ -27,6 +27,7 @@ class PluginSession(Session):
 
     def __init__(self, pane: Pane | None, agent: str, plugin: Plugin | None = None) -> None:
         super().__init__(
+            ROUTE,
             pane,
             plugin.pane if plugin is not None else "",
             plugin.server if plugin is not None else "",

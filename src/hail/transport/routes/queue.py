@@ -27,7 +27,7 @@ class QueueSession(Session):
     __slots__ = ("thread", "tui")
 
     def __init__(self, pane: Pane | None, thread: Thread, tui: int) -> None:
-        super().__init__(pane, thread.pane, thread.server)
+        super().__init__(ROUTE, pane, thread.pane, thread.server)
         self.thread = thread
         self.tui = tui
 

@@ -30,7 +30,7 @@ class WaiterSession(Session):
     __slots__ = ("waiter",)
 
     def __init__(self, pane: Pane | None, waiter: Waiter) -> None:
-        super().__init__(pane, waiter.pane, waiter.server)
+        super().__init__(ROUTE, pane, waiter.pane, waiter.server)
         self.waiter = waiter
 
     def mailboxes(self) -> list[str]:
