@@ -1,5 +1,5 @@
 {
-  description = "hail: messages between coding agents (Claude Code, Codex) that share one tmux server";
+  description = "hail: messages between coding agents and the person who runs them, on one tmux server or across machines over OpenSSH";
 
   # No nixConfig substituters: no public binary cache holds this package, so
   # one would only slow every build down and ask users to trust a key.

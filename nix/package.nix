@@ -85,7 +85,7 @@ python3Packages.buildPythonApplication {
   '';
 
   meta = {
-    description = "Messages between coding agents (Claude Code, Codex) that share one tmux server";
+    description = "Messages between coding agents and the person who runs them, on one tmux server or across machines over OpenSSH";
     license = lib.licenses.mit;
     mainProgram = "hail";
     platforms = lib.platforms.unix;

@@ -272,7 +272,7 @@ TABLE: tuple[Verb, ...] = (
         (
             (
                 "setup [--check] [--yes] [--trust-codex]",
-                "install the hooks for Claude Code and Codex",
+                "install hail's hooks into each agent's config",
             ),
         ),
         opts=(Opt("--check"), Opt("--yes"), Opt("--trust-codex"), Opt("--program", TEXT, "PATH")),

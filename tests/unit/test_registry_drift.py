@@ -1,0 +1,69 @@
+"""Texts that no other test reads cannot drift from the registry and the bindings: the package
+descriptions (pyproject.toml, flake.nix, nix/package.nix) agree and name no list of harnesses, no
+help line of the verb table names a partial list of them, docs/watch.md's "Panes and screens"
+names none partly, and docs/watch.md's key table lists exactly the keys `hail watch` binds."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from hail import argv
+from hail.harnesses import registry
+from tests.support.docs import page, sections
+
+REPO = Path(__file__).resolve().parents[2]
+TITLES = [h.title for h in registry.every()]
+
+
+def partial_list(text: str) -> list[str]:
+    """The harnesses a text names when it names two or more but not all: a stale list."""
+    named = [t for t in TITLES if re.search(rf"(?<!\w){re.escape(t)}(?!\w)", text)]
+    return named if 2 <= len(named) < len(TITLES) else []
+
+
+def descriptions() -> dict[str, str]:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["description"]
+    flake = re.search(r'^\s*description = "(.+)";', (REPO / "flake.nix").read_text(), re.M)
+    package = re.search(r'^\s*description = "(.+)";', (REPO / "nix/package.nix").read_text(), re.M)
+    assert flake is not None and package is not None
+    return {"pyproject.toml": project, "flake.nix": flake.group(1), "nix/package.nix": package[1]}
+
+
+def test_the_package_descriptions_agree_and_list_no_harnesses() -> None:
+    found = descriptions()
+    assert found["flake.nix"].lower().endswith(found["pyproject.toml"].lower())
+    assert found["nix/package.nix"] == found["pyproject.toml"]
+    for where, text in found.items():
+        assert not any(t in text for t in TITLES), f"{where} names harnesses: {text}"
+
+
+@pytest.mark.parametrize("verb", list(argv.VERBS))
+def test_no_help_line_names_a_partial_list_of_harnesses(verb: str) -> None:
+    for usage, line in argv.VERB[verb].help:
+        assert partial_list(f"{usage} {line}") == [], (verb, line)
+
+
+def test_the_watch_page_names_no_partial_list_of_captured_harnesses() -> None:
+    text = sections(page("watch.md"))["Panes and screens"]
+    assert partial_list(text) == []
+
+
+def documented_keys() -> set[str]:
+    """The keys of docs/watch.md's "Keys" table: each backticked word of its first column."""
+    rows = [r for r in sections(page("watch.md"))["Keys"].splitlines() if r.startswith("| `")]
+    return {k for r in rows for k in re.findall(r"`([^`]+)`", r.split(" | ")[0])}
+
+
+def bound_keys() -> set[str]:
+    from hail.watch import keys
+
+    moves = keys._move_keys()  # the tables' own moves, as the help page names them
+    return set(moves) | {k for b in keys.BINDINGS for k in keys._keys(b)}
+
+
+def test_the_watch_page_lists_exactly_the_keys_watch_binds() -> None:
+    assert documented_keys() == bound_keys()
