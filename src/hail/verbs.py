@@ -29,17 +29,21 @@ def _ctx() -> Ctx:
 def send_args(call: Call) -> SendArgs:
     """The send's parsed line, validated: refused before stdin is read or anything is written."""
     from hail.commands import send
+    from hail.letter import Written
 
-    args = send.SendArgs(
-        target=call.text("target") or "",
-        kind=call.text("kind"),
-        headline=call.text("headline"),
+    written = Written(
+        call.text("target") or "",
+        call.text("kind"),
+        call.text("headline"),
         re=call.text("re"),
         scope=call.text("scope"),
         span=call.text("for"),
+        body=call.text("body"),
+    )
+    args = send.SendArgs(
+        written,
         no_submit=call.flag("no_submit"),
         no_wake=call.flag("no_wake"),
-        body=call.text("body"),
         wait=call.flag("wait"),
         wait_timeout=call.number("wait_value"),
     )
@@ -52,15 +56,20 @@ def _send(call: Call) -> int:
         # fd 1 closed: the send still types and reports its status; only `id=` goes nowhere.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
     from hail.commands import send
+    from hail.commands.authors import Local
+    from hail.letter import letter
     from hail.seat import parse_target
     from hail.stdin import read_body
 
     args = send_args(call)
-    if parse_target(args.target).host:  # a seat on another machine: its own way, over ssh
+    far = parse_target(args.target).host
+    ctx = _ctx()
+    built = letter(args.written, read_body(), ctx.cap)  # once, wherever it is filed
+    if far:  # a seat on another machine: its own way, over ssh
         from hail.commands import remote
 
-        return remote.send(_ctx(), args, read_body())
-    return send.send(_ctx(), args, read_body())
+        return remote.send(ctx, args, built)
+    return send.send(ctx, args, built, Local(ctx))
 
 
 def _far() -> ModuleType:

@@ -59,7 +59,7 @@ def check_command_line(line: str) -> list[str]:
         return [err.message]
     verb, rest = argv.early(args)
     if verb == "send":
-        sent = verbs.send_args(argv.parse(argv.VERB["send"], rest))
+        sent = verbs.send_args(argv.parse(argv.VERB["send"], rest)).written
         if sent.headline is None and heredoc is None:
             return ["a send without a headline or a heredoc"]
         if heredoc is not None and sent.kind in CONTROL_KINDS:

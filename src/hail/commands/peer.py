@@ -16,7 +16,7 @@ import sys
 from hail import ids, policy, wire
 from hail.context import Ctx
 from hail.errors import HailError
-from hail.seat import Seat, is_host_name, parse_mailbox, parse_target
+from hail.seat import is_host_name, parse_mailbox, parse_target
 from hail.store import remote
 
 TYPE_CHECKING = False
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from hail.message import Message
-    from hail.transport.resolve import Sender
 
     Answer = tuple[int, dict[str, str], str]
 
@@ -74,31 +73,41 @@ def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answer:
     if os.path.lexists(ctx.store.id_path(msg_id)):
         return _duplicate(ctx, msg_id)
     from hail.commands import send
+    from hail.commands.authors import Peer
+    from hail.letter import Written, letter
 
-    args = send.SendArgs(
-        target=req.get("to"),
-        kind=req.get("kind"),
-        headline=req.get("ask"),
+    written = Written(
+        req.get("to"),
+        req.get("kind"),
+        req.get("ask"),
         re=req.get("re") or None,
         scope=req.get("scope") or None,
         span=req.get("for") or None,
-        no_submit=req.get("no-submit") == "yes",
-        no_wake=req.get("no-wake") == "yes",
     )
-    args.peer = send.Peer(_signer(wire.address(seat, host)), msg_id)
     body = req.body if req.get("has-body") == "yes" else None
-    filed = send.Filed()
+    sent: list[send.Sent] = []
+
+    def file() -> int:
+        # Built again here, with this machine's rules and cap: another machine's word is checked.
+        built = letter(written, body, ctx.cap)
+        sent.append(
+            send.file_and_wake(
+                ctx,
+                Peer(wire.address(seat, host), msg_id),
+                written.target,
+                built,
+                no_wake=req.get("no-wake") == "yes",
+                no_submit=req.get("no-submit") == "yes",
+            )
+        )
+        return sent[0].code
+
     try:
-        code, out, err = captured(lambda: send.file_and_wake(ctx, args, body, filed))
+        code, out, err = captured(file)
     except remote.AlreadyFiled:
         return _duplicate(ctx, msg_id)
-    return code, {"filed": "yes" if filed.id else "no"}, wire.pack([out, err])
-
-
-def _signer(address: str) -> Sender:
-    from hail.transport.resolve import Sender
-
-    return Sender(Seat(address, "", "another machine"), address, address, None)
+    filed = sent[0].filed if sent else None
+    return code, {"filed": "yes" if filed is not None else "no"}, wire.pack([out, err])
 
 
 def _duplicate(ctx: Ctx, msg_id: str) -> Answer:

@@ -14,6 +14,7 @@ import os
 import sys
 
 from hail import ids, policy, wire
+from hail.commands.send import Sent
 from hail.context import Ctx
 from hail.errors import NOT_WOKEN, HailError, StateError
 from hail.message import Message, render
@@ -25,7 +26,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
 
-    from hail.commands.send import Filed, SendArgs
+    from hail.commands.send import SendArgs
+    from hail.letter import Letter
     from hail.seat import Addr
 
 #: Characters a configured far program may hold: it is a word of the far shell's command line.
@@ -111,56 +113,52 @@ def relay(host: str, said: str) -> str:
 # --- send --------------------------------------------------------------------------------------
 
 
-def send(ctx: Ctx, args: SendArgs, stdin_text: str | None) -> int:
+def send(ctx: Ctx, args: SendArgs, letter: Letter) -> int:
     """The send to `<seat>@<host>`, then with `--wait` the wait for its reply (as `send.send`)."""
     from hail.commands import send as local
+    from hail.commands.authors import Local
     from hail.seat import parse_target
 
     addr = parse_target(args.target)
     if addr.host == wire.own_host(ctx.env):  # this machine's own name: a local send
-        args.target = addr.mailbox
-        return local.send(ctx, args, stdin_text)
-    filed = local.Filed()
-    code = file_there(ctx, args, addr, stdin_text, filed)
-    if args.wait and filed.id and code in (0, NOT_WOKEN):
+        return local.send(ctx, args, letter, Local(ctx), target=addr.mailbox)
+    sent = file_there(ctx, args, addr, letter)
+    asked = sent.waits_for_reply() if args.wait else None
+    if asked is not None:
         from hail.commands import converse
 
         return converse.after_send(
-            ctx, filed.asker, filed.id, filed.to, args.wait_timeout, far=_this
+            ctx, asked.asker, asked.id, asked.to, args.wait_timeout, far=_this
         )
-    return code
+    return sent.code
 
 
 def _this() -> ModuleType:
     return sys.modules[__name__]
 
 
-def file_there(ctx: Ctx, args: SendArgs, addr: Addr, stdin_text: str | None, filed: Filed) -> int:
+def file_there(ctx: Ctx, args: SendArgs, addr: Addr, letter: Letter) -> Sent:
     """File the message on `addr.host` and wake its seat there; the far exit code."""
-    from hail.commands import send as local
-
-    kind, scope, _ = local.validate(args)
-    raw, body = local.split_input(args.headline, stdin_text)
-    draft = local.compose(kind, raw, local.with_body_argument(args.body, body), ctx.cap)
     mine = ctx.reading_mailboxes(ctx.require_seat())[0]
     me = wire.own_host(ctx.env)
     to = wire.address(addr.mailbox, addr.host)
     now = ctx.now()
     ctx.store.ensure()
     msg_id = ctx.store.reserve_id(to, now)  # the link names `<mailbox>@<host>`: no mailbox here
-    headers = {"from": mine, "reply": mine, "kind": kind, "id": msg_id, "time": ids.iso(now)}
-    headers.update(re=args.re or "", scope=scope, ask=draft.headline, to=to)
+    draft = letter.draft
+    headers = {"from": mine, "reply": mine, "kind": letter.kind, "id": msg_id, "time": ids.iso(now)}
+    headers.update(re=letter.re, scope=letter.scope, ask=draft.headline, to=to)
     remote.record_sent(ctx.store.root, msg_id, render(headers, draft.body or draft.headline))
     fields = {
         "id": msg_id,
         "to": addr.mailbox,
         "from-seat": mine,
         "from-host": me,
-        "kind": kind,
+        "kind": letter.kind,
         "ask": draft.headline,
-        "re": args.re or "",
-        "scope": scope,
-        "for": args.span or "",
+        "re": letter.re,
+        "scope": letter.scope,
+        "for": letter.span_text,
         "no-wake": "yes" if args.no_wake else "",
         "no-submit": "yes" if args.no_submit else "",
         "has-body": "yes" if draft.body is not None else "",
@@ -176,23 +174,25 @@ def file_there(ctx: Ctx, args: SendArgs, addr: Addr, stdin_text: str | None, fil
             "it did: do not resend"
         ) from None
     except ssh.Unreachable as e:
-        if _is_reply(ctx, args, mine, to):
-            return _keep(ctx, addr.host, msg_id, fields, data_body, e.message)
+        if _is_reply(ctx, letter, mine, to):
+            return Sent(_keep(ctx, addr.host, msg_id, fields, data_body, e.message))
         remote.forget_sent(ctx.store.root, msg_id)
         raise StateError(
             f"{e.message}. Nothing was sent: fix the route (hail doctor {addr.host}), then send again"
         ) from None
-    return _landed(ctx, addr, msg_id, got, filed, mine)
+    return _landed(ctx, addr, msg_id, got, mine)
 
 
-def _landed(ctx: Ctx, addr: Addr, msg_id: str, got: Message, filed: Filed, mine: str) -> int:
+def _landed(ctx: Ctx, addr: Addr, msg_id: str, got: Message, mine: str) -> Sent:
+    from hail.commands.filing import Filed
+
     code = int(got.get("code")) if got.get("code").isdigit() else 1
     parts = [*wire.unpack(got.body), "", ""]
     if got.get("filed") == "no":
         remote.forget_sent(ctx.store.root, msg_id)
         error = relay(addr.host, parts[1])
         raise FarError(f"{addr.host}: {error or 'the send was refused there'}", code)
-    filed.id, filed.asker, filed.to = msg_id, mine, wire.address(addr.mailbox, addr.host)
+    filed = Filed(msg_id, mine, wire.address(addr.mailbox, addr.host))
     emit(f"id={msg_id}")
     flush()
     if got.get("filed") == "duplicate":
@@ -200,15 +200,15 @@ def _landed(ctx: Ctx, addr: Addr, msg_id: str, got: Message, filed: Filed, mine:
             f"{addr.host} already holds {msg_id} ({got.get('receipt')}): the first attempt landed, "
             "and it is filed once"
         )
-        return 0
+        return Sent(0, filed)
     relay(addr.host, parts[1])
-    return code
+    return Sent(code, filed)
 
 
-def _is_reply(ctx: Ctx, args: SendArgs, mine: str, to: str) -> bool:
+def _is_reply(ctx: Ctx, letter: Letter, mine: str, to: str) -> bool:
     from hail.store import conversation
 
-    return bool(args.re) and conversation.thread_of(ctx.store, args.re, mine, to).is_reply
+    return bool(letter.re) and conversation.thread_of(ctx.store, letter.re, mine, to).is_reply
 
 
 def _keep(ctx: Ctx, host: str, msg_id: str, fields: dict[str, str], body: str, why: str) -> int:

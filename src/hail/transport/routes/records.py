@@ -13,7 +13,7 @@ from hail.transport.routes import registry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from hail.context import Ctx
     from hail.process.base import Processes
@@ -76,21 +76,23 @@ class Records:
         return False
 
 
-def send_by_records(ctx: Ctx, addr: Addr, seat: Seat) -> tuple[Sender, Recipient, Session] | None:
-    """The sender, the recipient and the native session of a send to a seat or sub-seat, from
-    hail's records alone, when they tell what a tmux survey would: the recipient's one live
-    session, its pane on this tmux server, between turns, and who sends. None otherwise: the send
-    then surveys tmux as before."""
+def send_by_records(
+    ctx: Ctx, addr: Addr, sign: Callable[[Records], Sender | None]
+) -> tuple[Sender, Recipient, Session] | None:
+    """The signature, the recipient and the native session of a send to a seat or sub-seat, from
+    hail's records alone, when they tell what a tmux survey would: who sends (`sign`, from the
+    records), and the recipient's one live session, its pane on this tmux server, between turns.
+    None otherwise: the send then surveys tmux as before."""
     if not addr.seat or (addr.pane and not addr.sub):
         return None  # a pane target: tmux resolves it
     if not addr.sub and not ctx.store.mailbox(addr.seat).exists():
         return None
     records = Records(ctx)
+    who = sign(records)
+    if who is None:
+        return None
     found = by_records(ctx, records, addr.mailbox, addr.pane if addr.sub else "")
     if found is None:
-        return None
-    who = sender_by_records(ctx, seat, records)
-    if who is None:
         return None
     return who, Recipient(addr.mailbox, addr.seat, None), found
 
