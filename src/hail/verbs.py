@@ -56,9 +56,9 @@ def _send(call: Call) -> int:
         # fd 1 closed: the send still types and reports its status; only `id=` goes nowhere.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
     from hail.commands import send
-    from hail.commands.authors import Local
     from hail.letter import letter
     from hail.seat import parse_target
+    from hail.send.authors import Local
     from hail.stdin import read_body
 
     args = send_args(call)

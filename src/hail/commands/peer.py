@@ -72,9 +72,9 @@ def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answer:
         return _refused("the target is not a seat or sub-seat of this machine")
     if os.path.lexists(ctx.store.id_path(msg_id)):
         return _duplicate(ctx, msg_id)
-    from hail.commands import send
-    from hail.commands.authors import Peer
     from hail.letter import Written, letter
+    from hail.send import pipeline
+    from hail.send.authors import Peer
 
     written = Written(
         req.get("to"),
@@ -85,13 +85,13 @@ def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answer:
         span=req.get("for") or None,
     )
     body = req.body if req.get("has-body") == "yes" else None
-    sent: list[send.Sent] = []
+    sent: list[pipeline.Sent] = []
 
     def file() -> int:
         # Built again here, with this machine's rules and cap: another machine's word is checked.
         built = letter(written, body, ctx.cap)
         sent.append(
-            send.file_and_wake(
+            pipeline.file_and_wake(
                 ctx,
                 Peer(wire.address(seat, host), msg_id),
                 written.target,

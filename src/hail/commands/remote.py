@@ -14,11 +14,11 @@ import os
 import sys
 
 from hail import ids, policy, wire
-from hail.commands.send import Sent
 from hail.context import Ctx
 from hail.errors import NOT_WOKEN, HailError, StateError
 from hail.message import Message, render
 from hail.output import emit, flush, note
+from hail.send.pipeline import Sent
 from hail.store import remote
 from hail.transport import ssh
 
@@ -116,21 +116,13 @@ def relay(host: str, said: str) -> str:
 def send(ctx: Ctx, args: SendArgs, letter: Letter) -> int:
     """The send to `<seat>@<host>`, then with `--wait` the wait for its reply (as `send.send`)."""
     from hail.commands import send as local
-    from hail.commands.authors import Local
     from hail.seat import parse_target
+    from hail.send.authors import Local
 
     addr = parse_target(args.target)
     if addr.host == wire.own_host(ctx.env):  # this machine's own name: a local send
         return local.send(ctx, args, letter, Local(ctx), target=addr.mailbox)
-    sent = file_there(ctx, args, addr, letter)
-    asked = sent.waits_for_reply() if args.wait else None
-    if asked is not None:
-        from hail.commands import converse
-
-        return converse.after_send(
-            ctx, asked.asker, asked.id, asked.to, args.wait_timeout, far=_this
-        )
-    return sent.code
+    return local.waited(ctx, args, file_there(ctx, args, addr, letter), far=_this)
 
 
 def _this() -> ModuleType:
@@ -184,7 +176,7 @@ def file_there(ctx: Ctx, args: SendArgs, addr: Addr, letter: Letter) -> Sent:
 
 
 def _landed(ctx: Ctx, addr: Addr, msg_id: str, got: Message, mine: str) -> Sent:
-    from hail.commands.filing import Filed
+    from hail.send.filing import Filed
 
     code = int(got.get("code")) if got.get("code").isdigit() else 1
     parts = [*wire.unpack(got.body), "", ""]
