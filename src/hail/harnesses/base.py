@@ -32,6 +32,57 @@ HOOK_JSON = "json"
 PLAIN = "plain"
 
 
+class ConfigPlace:
+    """Where one of a harness's config files lives, and the format hail edits it in, by name.
+
+    The name is resolved by `install/formats/registry.py`: a harness module is loaded on the hook
+    path, so it names its format and imports nothing of `install/`. The folder is `folder` in
+    `parent` under the home, unless a variable moves it: `parent_variable` names that parent
+    instead (Gemini CLI's `GEMINI_CLI_HOME`, `XDG_CONFIG_HOME`), `variable` names the folder itself
+    instead (`CODEX_HOME`), and `also_variable` names a second folder handled as well
+    (`CLAUDE_CONFIG_DIR`). The harness counts as installed when its folder exists.
+    """
+
+    __slots__ = (
+        "also_variable",
+        "file",
+        "folder",
+        "format",
+        "parent",
+        "parent_variable",
+        "variable",
+    )
+
+    def __init__(
+        self,
+        *,
+        format: str,
+        folder: str,
+        file: str,
+        parent: str = "",
+        parent_variable: str = "",
+        variable: str = "",
+        also_variable: str = "",
+    ) -> None:
+        #: The name of its format: a module of `install/formats`.
+        self.format = format
+        #: The harness's config folder, in its parent.
+        self.folder = folder
+        #: The file's path in the folder.
+        self.file = file
+        #: The folder's parent, relative to the home ("": the home itself).
+        self.parent = parent
+        #: A variable naming the folder's parent instead.
+        self.parent_variable = parent_variable
+        #: A variable naming the folder itself instead.
+        self.variable = variable
+        #: A variable naming a second folder, handled beside the one in the home.
+        self.also_variable = also_variable
+
+    def __repr__(self) -> str:
+        return f"ConfigPlace({self.format!r}, {self.folder!r}, {self.file!r})"
+
+
 class Screen:
     """The literals of a harness's screen, as its TUI draws them [docs/transport.md "Screen
     classes"]: the reader `transport/screen` applies to them is named by `shape`."""
@@ -75,10 +126,12 @@ class Screen:
 
 class Harness:
     """One harness: its id (the `--format` word, the pane's agent name), how its process is found,
-    its hooks' events and output, its wake route, its screen, and setup's and doctor's texts."""
+    its hooks' events and output, its wake route, its screen, its config files, and setup's and
+    doctor's texts."""
 
     __slots__ = (
         "brief_as_hook_json",
+        "configs",
         "event_names",
         "first_hook_at_prompt",
         "name",
@@ -107,6 +160,7 @@ class Harness:
         shared_daemon: bool = False,
         next_step: str,
         screen: Screen,
+        configs: tuple[ConfigPlace, ...] = (),
         first_hook_at_prompt: bool = False,
         silent_fix: str = "",
     ) -> None:
@@ -136,6 +190,8 @@ class Harness:
         self.next_step = next_step
         #: Its screen's literals.
         self.screen = screen
+        #: The config files setup writes and doctor checks for it, in the order they report them.
+        self.configs = configs
         #: Its first hook runs at its first prompt, not as it starts: a session that ran none may
         #: only be new and unprompted (doctor and watch word its silence so).
         self.first_hook_at_prompt = first_hook_at_prompt

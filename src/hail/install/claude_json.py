@@ -16,7 +16,7 @@ from hail.harnesses.claude import HARNESS as CLAUDE
 from hail.install.config_text import TOO_DEEP, ExactJson
 from hail.install.hook_table import (
     DEFAULT_PROGRAM,
-    Harness,
+    HarnessName,
     HookSpec,
     beside_specs,
     hook_spec,
@@ -80,7 +80,7 @@ def merge_claude(
     text: str,
     wanted: Mapping[str, str] | None = None,
     program: str = DEFAULT_PROGRAM,
-    harness: Harness = CLAUDE.name,
+    harness: HarnessName = CLAUDE.name,
 ) -> str:
     """Merge hail's hooks into the text of Claude Code's settings.json (or of another harness's
     settings of the same shape: Gemini CLI's).
@@ -93,7 +93,7 @@ def merge_claude(
 
 
 def merge_json(
-    harness: Harness, text: str, cmds: Mapping[str, str], program: str, *, beside: bool = False
+    harness: HarnessName, text: str, cmds: Mapping[str, str], program: str, *, beside: bool = False
 ) -> str:
     """The merge of `cmds` (event → command); with `beside`, also the table's hooks that run
     beside them (`hail listen`)."""
@@ -105,7 +105,7 @@ def merge_json(
 
 
 def _merge_json_root(
-    harness: Harness,
+    harness: HarnessName,
     text: str,
     loaded: ExactJson | None,
     root: dict[str, object],

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, MutableSequence
 
 from hail.install.config_text import BY_HAND_FIX
-from hail.install.hook_table import Harness
+from hail.install.hook_table import HarnessName
 from hail.install.recognise import HandlersOf, is_hail
 
 
@@ -34,7 +34,7 @@ def unsafe(why: str) -> MergeError:
     return MergeError(why, parse=False, fix=BY_HAND_FIX)
 
 
-def error_text(harness: Harness, path: str, err: MergeError) -> str:
+def error_text(harness: HarnessName, path: str, err: MergeError) -> str:
     """The user-facing text for a config setup refuses to touch: names the file and the fix."""
     if err.fix:
         return f"{path} cannot be edited safely ({err.why}); {err.fix}, then rerun hail setup"
