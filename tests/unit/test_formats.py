@@ -20,6 +20,7 @@ import pytest
 
 from hail.commands.setup import run_setup
 from hail.harnesses import registry as harnesses
+from hail.install.checks import installed_hook_programs
 from hail.install.configs import config_files
 from hail.install.formats import registry
 from hail.install.formats.base import ConfigFile, HooksFormat, OwnFile
@@ -204,6 +205,9 @@ def test_doctor_finds_current_and_names_the_program_of_what_setup_wrote(world: W
     assert fmt.program_in(cfg, world.env) == PROGRAM
     if isinstance(fmt, HooksFormat):
         assert fmt.hook_program(cfg) == PROGRAM
+        # What doctor then starts, found from the harness's own config wherever the hooks went.
+        started = {c.harness: p for c, p in installed_hook_programs(world.env)}
+        assert started.get(cfg.harness) == PROGRAM, started
     lines = fmt.check(cfg, world.env)
     assert lines[0][0] == "ok", lines
     assert all(status != "FIX" for status, _ in lines), lines
