@@ -146,6 +146,41 @@ class Harness:
         "wake",
     )
 
+    #: The id: `--format`'s word, the key of its hooks in `data/harness_hooks.json`, the agent
+    #: name `hail seats` shows, and the name its process runs under (a pane's command).
+    name: str
+    #: Its name in sentences ("Claude Code").
+    title: str
+    #: The scripts a JavaScript runtime (`process/base.RUNTIMES`) runs as this agent.
+    scripts: tuple[str, ...]
+    #: The route a send takes between its turns when hail's records know its session: WAKE
+    #: (its hooks run hail's waiter), QUEUE (its hooks record its thread), PLUGIN (hail's plugin
+    #: runs its hooks and watches the mailbox), or TYPE (only typing reaches it).
+    wake: str
+    #: Its hooks' output: HOOK_JSON or PLAIN.
+    output: str
+    #: hail's event names (`UserPromptSubmit`, …) → its own, where they differ.
+    event_names: dict[str, str]
+    #: The SessionStart brief goes out as hook JSON (else as plain text).
+    brief_as_hook_json: bool
+    #: Its hooks have hail's own event names, listed together in setup's summary.
+    shared_events: bool
+    #: Its commands run from one shared process whose TMUX_PANE is another pane's, so its
+    #: hooks read only the seat's mailbox, never a pane's sub-seat.
+    shared_daemon: bool
+    #: What to do after setup wrote its config [docs/commands.md "setup"].
+    next_step: str
+    #: Its screen's literals.
+    screen: Screen
+    #: The config files setup writes and doctor checks for it, in the order they report them.
+    configs: tuple[ConfigPlace, ...]
+    #: Its first hook runs at its first prompt, not as it starts: a session that ran none may
+    #: only be new and unprompted (doctor and watch word its silence so).
+    first_hook_at_prompt: bool
+    #: The fix doctor and watch give for a session of it that ran no hook since it started,
+    #: where it differs from rerunning setup and restarting the agent.
+    silent_fix: str
+
     def __init__(
         self,
         *,
@@ -164,39 +199,19 @@ class Harness:
         first_hook_at_prompt: bool = False,
         silent_fix: str = "",
     ) -> None:
-        #: The id: `--format`'s word, the key of its hooks in `data/harness_hooks.json`, the agent
-        #: name `hail seats` shows, and the name its process runs under (a pane's command).
         self.name = name
-        #: Its name in sentences ("Claude Code").
         self.title = title
-        #: The scripts a JavaScript runtime (`process/base.RUNTIMES`) runs as this agent.
         self.scripts = scripts
-        #: The route a send takes between its turns when hail's records know its session: WAKE
-        #: (its hooks run hail's waiter), QUEUE (its hooks record its thread), PLUGIN (hail's plugin
-        #: runs its hooks and watches the mailbox), or TYPE (only typing reaches it).
         self.wake = wake
-        #: Its hooks' output: HOOK_JSON or PLAIN.
         self.output = output
-        #: hail's event names (`UserPromptSubmit`, …) → its own, where they differ.
         self.event_names = event_names or {}
-        #: The SessionStart brief goes out as hook JSON (else as plain text).
         self.brief_as_hook_json = brief_as_hook_json
-        #: Its hooks have hail's own event names, listed together in setup's summary.
         self.shared_events = shared_events
-        #: Its commands run from one shared process whose TMUX_PANE is another pane's, so its
-        #: hooks read only the seat's mailbox, never a pane's sub-seat.
         self.shared_daemon = shared_daemon
-        #: What to do after setup wrote its config [docs/commands.md "setup"].
         self.next_step = next_step
-        #: Its screen's literals.
         self.screen = screen
-        #: The config files setup writes and doctor checks for it, in the order they report them.
         self.configs = configs
-        #: Its first hook runs at its first prompt, not as it starts: a session that ran none may
-        #: only be new and unprompted (doctor and watch word its silence so).
         self.first_hook_at_prompt = first_hook_at_prompt
-        #: The fix doctor and watch give for a session of it that ran no hook since it started,
-        #: where it differs from rerunning setup and restarting the agent.
         self.silent_fix = silent_fix
 
     def __repr__(self) -> str:
