@@ -25,6 +25,9 @@ from hail.install.hook_table import (
 from hail.install.merge_rule import MergeError, merge_event, unsafe
 from hail.install.recognise import hail_programs, runs_verb
 
+#: What a text this format cannot read is not, in its refusal.
+EXPECTED = "a JSON object"
+
 
 def parse_json(text: str) -> tuple[ExactJson | None, dict[str, object]]:
     """The loaded text (numbers kept as written) and its top-level object."""
@@ -33,13 +36,13 @@ def parse_json(text: str) -> tuple[ExactJson | None, dict[str, object]]:
     try:
         loaded = ExactJson(text)
     except ValueError as e:
-        raise MergeError(str(e), parse=True) from None
+        raise MergeError(str(e), parse=True, expected=EXPECTED) from None
     except RecursionError:
         raise unsafe(TOO_DEEP) from None
     root = loaded.value
     if not isinstance(root, dict):
         kind = "a number" if loaded.is_number(root) else _json_type(root)
-        raise MergeError(f"the top level is {kind}", parse=False)
+        raise MergeError(f"the top level is {kind}", parse=False, expected=EXPECTED)
     return loaded, cast(dict[str, object], root)
 
 
@@ -72,7 +75,9 @@ def claude_handlers(group: object) -> MutableSequence[object] | None:
 def _claude_hooks(root: dict[str, object]) -> dict[str, object]:
     hooks = root.setdefault("hooks", {})
     if not isinstance(hooks, dict):
-        raise MergeError(f'"hooks" is {_json_type(hooks)}, not an object', parse=False)
+        raise MergeError(
+            f'"hooks" is {_json_type(hooks)}, not an object', parse=False, expected=EXPECTED
+        )
     return cast(dict[str, object], hooks)
 
 

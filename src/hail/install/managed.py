@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from hail.install.codex_trust import CODEX_DEFAULT_TIMEOUT
 from hail.install.hook_table import HarnessName, HookSpec, hook_specs
 from hail.install.recognise import hook_argv
 
@@ -63,7 +62,8 @@ class Found:
     handler: int
     command: str
     matcher: str | None
-    timeout: int
+    #: The timeout it names, None when it names none.
+    timeout: int | None
 
 
 def _runs_hail(command: str, spec: HookSpec) -> bool:
@@ -88,7 +88,7 @@ def find_hail(harness: HarnessName, hooks: object, source: Path) -> list[Found]:
                 if isinstance(command, str) and _runs_hail(command, spec):
                     timeout = handler.get("timeout")
                     if not isinstance(timeout, int) or isinstance(timeout, bool):
-                        timeout = CODEX_DEFAULT_TIMEOUT
+                        timeout = None
                     found.append(Found(source, spec, gi, hi, command, spec.matcher, timeout))
     return found
 

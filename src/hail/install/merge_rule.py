@@ -18,15 +18,17 @@ from hail.install.recognise import HandlersOf, is_hail
 class MergeError(Exception):
     """A config hail cannot merge into: invalid JSON/TOML, or `hooks` of the wrong type.
 
-    `why` is the reason alone; `parse` says whether the text did not parse at all. The caller adds
-    the file name and the fix (see `error_text`).
+    `why` is the reason alone; `parse` says whether the text did not parse at all; `expected`, in
+    the words of the format that refused it, what the text is not ("a JSON object", "valid TOML").
+    The caller adds the file name and the fix (see `error_text`).
     """
 
-    def __init__(self, why: str, *, parse: bool, fix: str = "") -> None:
+    def __init__(self, why: str, *, parse: bool, fix: str = "", expected: str = "") -> None:
         super().__init__(why)
         self.why = why
         self.parse = parse
         self.fix = fix
+        self.expected = expected
 
 
 def unsafe(why: str) -> MergeError:
@@ -38,10 +40,8 @@ def error_text(harness: HarnessName, path: str, err: MergeError) -> str:
     """The user-facing text for a config setup refuses to touch: names the file and the fix."""
     if err.fix:
         return f"{path} cannot be edited safely ({err.why}); {err.fix}, then rerun hail setup"
-    if path.endswith(".json"):
-        return f"{path} is not a JSON object ({err.why}); fix it, then rerun hail setup"
-    if err.parse:
-        return f"{path} is not valid TOML ({err.why}); fix it, then rerun hail setup"
+    if err.expected:
+        return f"{path} is not {err.expected} ({err.why}); fix it, then rerun hail setup"
     return f"{path} cannot take hail's hooks ({err.why}); fix it, then rerun hail setup"
 
 

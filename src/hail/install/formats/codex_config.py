@@ -14,7 +14,7 @@ from hail.errors import StateError
 from hail.install import managed
 from hail.install.codex_hooks_json import CODEX_HOOKS_JSON, HooksElsewhere, codex_json_holds_hail
 from hail.install.codex_toml import codex_toml_holds_hail, codex_untrusted, merge_codex
-from hail.install.codex_trust import codex_trust_hash, codex_trust_key
+from hail.install.codex_trust import CODEX_DEFAULT_TIMEOUT, codex_trust_hash, codex_trust_key
 from hail.install.formats.base import ConfigFile, HooksFormat
 from hail.install.formats.codex_hooks import FORMAT as CODEX_HOOKS
 from hail.install.formats.codex_hooks import NEXT_STEP_TRUSTED
@@ -201,7 +201,8 @@ def _untrusted_records(
         )
         record = records.get(key)
         recorded = record.get("trusted_hash") if isinstance(record, dict) else None
-        wanted = codex_trust_hash(f.spec.event, f.command, matcher=f.matcher, timeout=f.timeout)
+        timeout = CODEX_DEFAULT_TIMEOUT if f.timeout is None else f.timeout
+        wanted = codex_trust_hash(f.spec.event, f.command, matcher=f.matcher, timeout=timeout)
         if recorded != wanted and f.spec.event not in untrusted:
             untrusted.append(f.spec.event)
     return untrusted
