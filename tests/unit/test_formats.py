@@ -23,7 +23,7 @@ from hail.harnesses import registry as harnesses
 from hail.install.checks import installed_hook_programs
 from hail.install.configs import config_files
 from hail.install.formats import registry
-from hail.install.formats.base import ConfigFile, HooksFormat, OwnFile
+from hail.install.formats.base import ConfigFile, HooksFormat, OwnFile, Wanted
 from hail.install.managed import USE_THE_MODULE
 
 #: The hail setup names in hooks: an absolute path, as setup writes one that no login PATH finds.
@@ -160,7 +160,7 @@ def setup(w: World, *args: str) -> tuple[int, str]:
 
 
 def merge(w: World, text: str) -> str:
-    return w.cfg.format.merged(w.cfg, text, PROGRAM, w.env)
+    return w.cfg.format.merged(w.cfg, text, Wanted(PROGRAM, w.env))
 
 
 def test_every_format_is_one_module_and_every_harness_names_known_ones() -> None:

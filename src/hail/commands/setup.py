@@ -22,7 +22,7 @@ from hail.harnesses import registry
 from hail.install import managed
 from hail.install.codex_hooks_json import HooksElsewhere
 from hail.install.configs import config_files, unified_diff
-from hail.install.formats.base import ConfigFile
+from hail.install.formats.base import ConfigFile, Wanted
 from hail.install.hook_table import HarnessName, hook_specs
 from hail.install.program import hook_program
 from hail.install.write import install, read, read_seen
@@ -71,9 +71,8 @@ class _Run:
         self.out.write(line + "\n")
 
     def merge(self, cfg: ConfigFile, text: str, elsewhere: HooksElsewhere | None = None) -> str:
-        return cfg.format.merged(
-            cfg, text, self.program, self.env, trust=self.trust_codex, elsewhere=elsewhere
-        )
+        wanted = Wanted(self.program, self.env, self.trust_codex, elsewhere)
+        return cfg.format.merged(cfg, text, wanted)
 
     def note_trust(self, plan: Plan, text: str) -> None:
         """Whether hail's hooks wait for the harness's trust once the file is `text`."""

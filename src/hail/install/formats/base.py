@@ -34,6 +34,18 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class Wanted:
+    """What setup wants a file to hold: hail's part running `program`, with the harness's trust in
+    hail's hooks recorded too when `trust` (`setup --trust-codex`), and none of hail's hooks when
+    `elsewhere` keeps them in another file."""
+
+    program: str
+    env: Mapping[str, str]
+    trust: bool = False
+    elsewhere: HooksElsewhere | None = None
+
+
+@dataclass(frozen=True)
 class ConfigFile:
     """One harness file hail manages, with the format that edits and checks it."""
 
@@ -66,20 +78,9 @@ class ConfigFormat:
     #: What of hail's it holds, as setup's lines say it.
     manages = "hail hooks"
 
-    def merge(
-        self,
-        cfg: ConfigFile,
-        text: str,
-        program: str,
-        env: Mapping[str, str],
-        *,
-        trust: bool = False,
-        elsewhere: HooksElsewhere | None = None,
-    ) -> str:
-        """The file's text with hail's part (its hooks, or the whole file) running `program`; with
-        `trust`, the harness's trust in hail's hooks recorded too (`setup --trust-codex`); with
-        `elsewhere`, hail's hooks are kept in that other file. MergeError for a text hail cannot
-        merge into."""
+    def merge(self, cfg: ConfigFile, text: str, wanted: Wanted) -> str:
+        """The file's text with hail's part (its hooks, or the whole file) as `wanted`; MergeError
+        for a text hail cannot merge into."""
         raise NotImplementedError
 
     def program_in(self, cfg: ConfigFile, env: Mapping[str, str]) -> str:
@@ -134,19 +135,10 @@ class ConfigFormat:
 
     # --- what every format shares --------------------------------------------------------------
 
-    def merged(
-        self,
-        cfg: ConfigFile,
-        text: str,
-        program: str,
-        env: Mapping[str, str],
-        *,
-        trust: bool = False,
-        elsewhere: HooksElsewhere | None = None,
-    ) -> str:
+    def merged(self, cfg: ConfigFile, text: str, wanted: Wanted) -> str:
         """`merge`; a text hail cannot merge into is a StateError naming the file and the fix."""
         try:
-            return self.merge(cfg, text, program, env, trust=trust, elsewhere=elsewhere)
+            return self.merge(cfg, text, wanted)
         except MergeError as e:
             raise StateError(error_text(cfg.harness, str(cfg.path), e)) from None
 
@@ -162,7 +154,7 @@ class ConfigFormat:
         try:
             text = read(cfg.path)
             program = self.program_in(cfg, env)
-            current = self.merged(cfg, text, program, env) == text
+            current = self.merged(cfg, text, Wanted(program, env)) == text
         except StateError as e:
             return [("FIX", e.message)]
         if not current:

@@ -4,30 +4,15 @@ person's own settings (`install/claude_json`), for whichever harness reads hooks
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from hail.install.claude_json import merge_claude
-from hail.install.formats.base import ConfigFile, HooksFormat
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from hail.install.codex_hooks_json import HooksElsewhere
+from hail.install.formats.base import ConfigFile, HooksFormat, Wanted
 
 
 class ClaudeSettings(HooksFormat):
     name = "claude_settings"
 
-    def merge(
-        self,
-        cfg: ConfigFile,
-        text: str,
-        program: str,
-        env: Mapping[str, str],
-        *,
-        trust: bool = False,
-        elsewhere: HooksElsewhere | None = None,
-    ) -> str:
-        return merge_claude(text, program=program, harness=cfg.harness)
+    def merge(self, cfg: ConfigFile, text: str, wanted: Wanted) -> str:
+        return merge_claude(text, program=wanted.program, harness=cfg.harness)
 
 
 FORMAT = ClaudeSettings()

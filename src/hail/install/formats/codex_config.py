@@ -15,7 +15,7 @@ from hail.install import managed
 from hail.install.codex_hooks_json import CODEX_HOOKS_JSON, HooksElsewhere, codex_json_holds_hail
 from hail.install.codex_toml import codex_toml_holds_hail, codex_untrusted, merge_codex
 from hail.install.codex_trust import CODEX_DEFAULT_TIMEOUT, codex_trust_hash, codex_trust_key
-from hail.install.formats.base import ConfigFile, HooksFormat
+from hail.install.formats.base import ConfigFile, HooksFormat, Wanted
 from hail.install.formats.codex_hooks import FORMAT as CODEX_HOOKS
 from hail.install.formats.codex_hooks import NEXT_STEP_TRUSTED
 from hail.install.hook_table import HOOKED_EVENTS
@@ -37,17 +37,8 @@ TRUST_HINT = (
 class CodexConfig(HooksFormat):
     name = "codex_config"
 
-    def merge(
-        self,
-        cfg: ConfigFile,
-        text: str,
-        program: str,
-        env: Mapping[str, str],
-        *,
-        trust: bool = False,
-        elsewhere: HooksElsewhere | None = None,
-    ) -> str:
-        return merge_codex(text, cfg.trust_path, trust, program, elsewhere)
+    def merge(self, cfg: ConfigFile, text: str, wanted: Wanted) -> str:
+        return merge_codex(text, cfg.trust_path, wanted.trust, wanted.program, wanted.elsewhere)
 
     def parse(self, text: str) -> object:
         return tomllib.loads(text)
@@ -112,11 +103,11 @@ class CodexConfig(HooksFormat):
         elsewhere = HooksElsewhere(json_text, beside.trust_path)
         text = read(cfg.path)
         lines: list[CheckLine] = []
-        if beside.format.merged(beside, json_text, program, env) == json_text:
+        if beside.format.merged(beside, json_text, Wanted(program, env)) == json_text:
             lines += beside.format.current(beside, json_text, program)
         else:
             lines.append(("FIX", beside.format.outdated(beside)))
-        if self.merged(cfg, text, program, env, elsewhere=elsewhere) != text:
+        if self.merged(cfg, text, Wanted(program, env, elsewhere=elsewhere)) != text:
             twice = codex_toml_holds_hail(text, program)
             lines.append(
                 (

@@ -5,14 +5,8 @@ records config.toml keeps."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from hail.install.codex_hooks_json import merge_codex_json
-from hail.install.formats.base import ConfigFile, HooksFormat
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from hail.install.codex_hooks_json import HooksElsewhere
+from hail.install.formats.base import ConfigFile, HooksFormat, Wanted
 
 #: The note when `--trust-codex` recorded the trust itself, so no `/hooks` review is due.
 NEXT_STEP_TRUSTED = "hail's hooks are trusted; a new session picks them up"
@@ -21,17 +15,8 @@ NEXT_STEP_TRUSTED = "hail's hooks are trusted; a new session picks them up"
 class CodexHooks(HooksFormat):
     name = "codex_hooks"
 
-    def merge(
-        self,
-        cfg: ConfigFile,
-        text: str,
-        program: str,
-        env: Mapping[str, str],
-        *,
-        trust: bool = False,
-        elsewhere: HooksElsewhere | None = None,
-    ) -> str:
-        return merge_codex_json(text, program)
+    def merge(self, cfg: ConfigFile, text: str, wanted: Wanted) -> str:
+        return merge_codex_json(text, wanted.program)
 
     def next_step(self, cfg: ConfigFile, trust: bool) -> str:
         return NEXT_STEP_TRUSTED if trust else super().next_step(cfg, trust)

@@ -12,13 +12,9 @@ from pathlib import Path
 from hail.errors import StateError
 from hail.harnesses import codex
 from hail.install import managed
-from hail.install.formats.base import ConfigFile, OwnFile
+from hail.install.formats.base import ConfigFile, OwnFile, Wanted
 from hail.install.formats.codex_config import FORMAT as CODEX_CONFIG
 from hail.install.program import hook_program, rule_paths
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from hail.install.codex_hooks_json import HooksElsewhere
 
 #: hail's Codex rule, shipped as a file of its own so the Nix module installs the same text.
 RULES_SOURCE = Path(__file__).resolve().parents[2] / "data" / "hail.rules"
@@ -67,18 +63,9 @@ class CodexRule(OwnFile):
     name = "codex_rule"
     manages = "hail's rule"
 
-    def merge(
-        self,
-        cfg: ConfigFile,
-        text: str,
-        program: str,
-        env: Mapping[str, str],
-        *,
-        trust: bool = False,
-        elsewhere: HooksElsewhere | None = None,
-    ) -> str:
+    def merge(self, cfg: ConfigFile, text: str, wanted: Wanted) -> str:
         # hail's own file: its whole text is hail's, letting out the hail the hooks run.
-        return codex_rules(rule_paths(program, env))
+        return codex_rules(rule_paths(wanted.program, wanted.env))
 
     def program_in(self, cfg: ConfigFile, env: Mapping[str, str]) -> str:
         """The hail Codex's hooks run, else the one setup would name now."""

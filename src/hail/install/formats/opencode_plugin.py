@@ -18,14 +18,10 @@ from pathlib import Path
 from hail.errors import StateError
 from hail.harnesses.opencode import HARNESS as OPENCODE
 from hail.install import managed
-from hail.install.formats.base import ConfigFile, OwnFile
+from hail.install.formats.base import ConfigFile, OwnFile, Wanted
 from hail.install.hook_table import DEFAULT_PROGRAM, hook_specs
 from hail.install.program import hook_program
 from hail.install.write import read
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from hail.install.codex_hooks_json import HooksElsewhere
 
 TEMPLATE = os.path.join(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -77,17 +73,8 @@ class OpencodePlugin(OwnFile):
     name = "opencode_plugin"
     manages = "hail's plugin"
 
-    def merge(
-        self,
-        cfg: ConfigFile,
-        text: str,
-        program: str,
-        env: Mapping[str, str],
-        *,
-        trust: bool = False,
-        elsewhere: HooksElsewhere | None = None,
-    ) -> str:
-        return render(program)  # hail's own file: its whole text is hail's
+    def merge(self, cfg: ConfigFile, text: str, wanted: Wanted) -> str:
+        return render(wanted.program)  # hail's own file: its whole text is hail's
 
     def program_in(self, cfg: ConfigFile, env: Mapping[str, str]) -> str:
         """The hail the plugin runs, else the one setup would name now."""
