@@ -175,7 +175,7 @@ class HooksFormat(ConfigFormat):
         return [(cfg.path, self.parse)]
 
     def program_in(self, cfg: ConfigFile, env: Mapping[str, str]) -> str:
-        return managed.hail_program(cfg.harness, cfg.path, self.parse) or DEFAULT_PROGRAM
+        return self.hook_program(cfg) or DEFAULT_PROGRAM
 
     def hook_program(self, cfg: ConfigFile) -> str | None:
         return managed.hail_program(cfg.harness, cfg.path, self.parse) or None
