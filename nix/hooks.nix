@@ -40,7 +40,7 @@ let
     in
     go 0;
   # hail's opencode plugin: the template filled as `hail setup` fills it
-  # (src/hail/opencode_plugin.py), running `program`.
+  # (src/hail/install/formats/opencode_plugin.py), running `program`.
   pluginTemplate = builtins.readFile ../src/hail/data/opencode/hail.js;
 in
 rec {

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hail.install import opencode_plugin
+from hail.install.formats import opencode_plugin
 from hail.message import render
 from tests.support.entry import hail_bin
 from tests.support.world import World

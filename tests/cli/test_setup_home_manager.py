@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from hail.install import opencode_plugin
 from hail.install.checks import doctor_hook_lines
 from hail.install.codex_trust import codex_trust_hash
+from hail.install.formats import opencode_plugin
 from hail.install.hook_table import hook_groups
 from hail.install.managed import USE_THE_MODULE
 from tests.support.entry import run_hail

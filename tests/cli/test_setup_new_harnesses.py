@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from hail.install import opencode_plugin
 from hail.install.checks import doctor_hook_lines
+from hail.install.formats import opencode_plugin
 from hail.install.hook_table import hook_groups
 from tests.support.entry import run_hail
 from tests.support.world import SCRUBBED

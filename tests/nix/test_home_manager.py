@@ -450,7 +450,7 @@ def test_skill_settings_that_cannot_work_fail_an_assertion(settings: str, messag
 
 
 def test_with_programs_opencode_hails_plugin_is_linked_into_its_plugins_folder() -> None:
-    from hail.install import opencode_plugin
+    from hail.install.formats import opencode_plugin
 
     home = evaluate(
         "programs.hail.enable = true; programs.hail.skill.enable = true;"

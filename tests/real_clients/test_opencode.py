@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from hail.install import opencode_plugin
+from hail.install.formats import opencode_plugin
 
 from .clients import Agent
 from .evidence import delivery_tokens, eventually, first_delivery

@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from hail.errors import HailError
 from hail.install.checks import doctor_hook_lines
 from hail.install.claude_json import merge_claude
 from hail.install.codex_toml import merge_codex
+from hail.install.hook_table import hook_groups
 from hail.install.merge_rule import MergeError
 from tests.support.entry import hail_bin
 from tests.support.procs import wait_until
@@ -168,6 +170,26 @@ def test_an_edit_saved_between_the_last_read_and_the_write_is_never_replaced(
 
 
 # --- 5. backups --------------------------------------------------------------------------------
+
+
+def test_a_declined_hooks_json_is_what_config_tomls_trust_names(tmp_path: Path) -> None:
+    """hooks.json holds hail's hooks by an older program; the person declines its update and takes
+    config.toml's: the trust setup records is that of the hooks hooks.json still holds (none of
+    the new program's), never of the text they said no to."""
+    home = tmp_path / "home"
+    hooks_json = home / ".codex" / "hooks.json"
+    hooks_json.parent.mkdir(parents=True)
+    old = json.dumps({"hooks": hook_groups("codex", "/opt/old/hail")}, indent=2) + "\n"
+    hooks_json.write_text(old)
+    out = io.StringIO()
+    answers = _Terminal("n\ny\ny\n")  # hooks.json, config.toml, hail's rule
+    rc = run_setup(_env(home), False, False, True, out, answers, "hail")
+    assert rc == 0, out.getvalue()
+    assert hooks_json.read_text() == old
+    assert "left Codex: unchanged" in out.getvalue()
+    config = tomllib.loads((home / ".codex" / "config.toml").read_text())
+    assert config["features"] == {"hooks": True}
+    assert "hooks" not in config, "no hooks, and no trust in hooks hooks.json does not hold"
 
 
 def test_a_backup_never_writes_through_a_link(home: Path) -> None:

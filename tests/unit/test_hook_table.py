@@ -17,13 +17,13 @@ from hail import policy
 from hail.install.claude_json import merge_claude
 from hail.install.codex_toml import merge_codex
 from hail.install.codex_trust import codex_trust_hash
-from hail.install.hook_table import TABLE_PATH, Harness, hook_groups, hook_specs
+from hail.install.hook_table import TABLE_PATH, HarnessName, hook_groups, hook_specs
 
 REPO = Path(__file__).resolve().parents[2]
 HOOKS_NIX = REPO / "nix" / "hooks.nix"
 PROGRAM = "/nix/store/00000000000000000000000000000000-hail-0.7.0/bin/hail"
 HOOKS_JSON = "/home/u/.codex/hooks.json"
-HARNESSES: tuple[Harness, ...] = ("claude", "codex")
+HARNESSES: tuple[HarnessName, ...] = ("claude", "codex")
 
 needs_nix = pytest.mark.skipif(
     shutil.which("nix-instantiate") is None, reason="nix-instantiate is not on PATH"
@@ -62,7 +62,7 @@ def test_the_waiter_is_claudes_async_rewake_hook_with_a_timeout_past_its_life() 
 
 
 @pytest.mark.parametrize("harness", HARNESSES)
-def test_setup_adds_exactly_the_tables_groups_to_an_empty_config(harness: Harness) -> None:
+def test_setup_adds_exactly_the_tables_groups_to_an_empty_config(harness: HarnessName) -> None:
     if harness == "claude":
         installed = json.loads(merge_claude("", program=PROGRAM))["hooks"]
     else:
@@ -74,7 +74,7 @@ def test_setup_adds_exactly_the_tables_groups_to_an_empty_config(harness: Harnes
 
 @needs_nix
 @pytest.mark.parametrize("harness", HARNESSES)
-def test_setup_and_the_nix_module_build_the_same_hooks(harness: Harness) -> None:
+def test_setup_and_the_nix_module_build_the_same_hooks(harness: HarnessName) -> None:
     assert "readFile ../src/hail/data/harness_hooks.json" in HOOKS_NIX.read_text()
     from_nix = nix_eval(
         "{ hooks, harness, program }: hooks.groups harness program",

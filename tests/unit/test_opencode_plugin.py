@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hail.install import opencode_plugin
+from hail.install.formats import opencode_plugin
 
 NODE = shutil.which("node")
 

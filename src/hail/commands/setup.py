@@ -1,12 +1,12 @@
-"""`hail setup`: install hail's hooks into Claude Code's and Codex's configs [docs/hooks.md
-"Merge rule"], and hail's rule into Codex's rules directory, which lets `hail` run outside Codex's
-sandbox [docs/hooks.md "Codex rule"].
+"""`hail setup`: install hail's hooks into each harness's config [docs/hooks.md "Merge rule"], and
+hail's own files (Codex's rule, which lets `hail` run outside Codex's sandbox [docs/hooks.md "Codex
+rule"]; opencode's plugin).
 
-The run goes by steps: find the configs (`install/configs.py`), plan each merge (`install/plan.py`,
-the pure merges of `install/`), then per file show the diff, ask, back up and write
-(`install/write.py`), and summarise. Every config is read and merged before anything is printed or
-written, so a file setup cannot parse stops the run with nothing changed. `hail doctor` reports
-from the same merges (`install/checks.py`), so the two verbs never disagree.
+The run goes by steps: find the configs (`install/configs.py`), plan each merge (each file's format,
+`install/formats/`), then per file show the diff, ask, back up and write (`install/write.py`), and
+summarise. Every config is read and merged before anything is printed or written, so a file setup
+cannot parse stops the run with nothing changed. `hail doctor` reports from the same merges
+(`install/checks.py`), so the two verbs never disagree.
 """
 
 from __future__ import annotations
@@ -14,43 +14,36 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from hail.errors import StateError, UsageError
 from hail.harnesses import registry
 from hail.install import managed
 from hail.install.codex_hooks_json import HooksElsewhere
-from hail.install.codex_toml import codex_untrusted
-from hail.install.configs import (
-    ConfigFile,
-    ConfigKind,
-    config_files,
-    hooks_json,
-    read,
-    read_seen,
-    unified_diff,
-)
-from hail.install.hook_table import Harness, hook_specs
-from hail.install.plan import Plan, hail_hooks_json, merged
+from hail.install.configs import config_files, unified_diff
+from hail.install.formats.base import ConfigFile, Wanted
+from hail.install.hook_table import HarnessName, hook_specs
 from hail.install.program import hook_program
-from hail.install.write import install
-
-#: What to do after a write is each harness's `next_step` [docs/commands.md "setup"].
-#: After writing hail's Codex rule: Codex reads rules when it starts.
-NEXT_STEP_RULE = "a new Codex session may run hail outside its sandbox"
-#: The note when `--trust-codex` recorded the trust itself, so no `/hooks` review is due.
-NEXT_STEP_TRUSTED = "hail's hooks are trusted; a new session picks them up"
-
-#: The closing line when Codex is handled and its hooks still await the user's trust.
-CODEX_TRUST_HINT = (
-    "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
-    " hail's own (or review them with /hooks in Codex)"
-)
+from hail.install.write import install, read, read_seen
 
 #: Besides letters and digits, what `--program` may hold: a hook command is run by a shell.
 PROGRAM_CHARACTERS = "/._+-@:"
 
 ACCEPT = frozenset({"y", "Y", "yes"})
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One file's text as read (`old`) and as hail's merge makes it (`new`)."""
+
+    cfg: ConfigFile
+    old: str
+    new: str
+    #: For a config whose hooks are kept in another file (Codex's config.toml when its hooks.json
+    #: has them): that file, and its text as the merge saw it.
+    beside: ConfigFile | None = None
+    elsewhere: HooksElsewhere | None = None
 
 
 @dataclass
@@ -66,20 +59,25 @@ class _Run:
     stdin: TextIO
     #: Whether some file was not current (`--check` exits 1 then).
     drift: bool = False
-    #: hail's Codex hooks still untrusted once this run is done.
-    untrusted: list[str] = field(default_factory=list)
-    #: hooks.json as this run leaves it, when hail's hooks are there.
-    hooks_json: str | None = None
+    #: Per file, setup's closing line while hail's hooks in it, as this run leaves it, wait for
+    #: the harness's trust ("" once none do).
+    trust_hints: dict[Path, str] = field(default_factory=dict)
+    #: Each file's text as this run leaves it, so far.
+    left: dict[Path, str] = field(default_factory=dict)
+    #: The harnesses' folders already reported as not installed (one line for a folder's files).
+    skipped: set[tuple[str, Path]] = field(default_factory=set)
 
     def say(self, line: str) -> None:
         self.out.write(line + "\n")
 
     def merge(self, cfg: ConfigFile, text: str, elsewhere: HooksElsewhere | None = None) -> str:
-        return merged(cfg, text, self.trust_codex, self.program, self.env, elsewhere)
+        wanted = Wanted(self.program, self.env, self.trust_codex, elsewhere)
+        return cfg.format.merged(cfg, text, wanted)
 
-    def untrusted_in(self, plan: Plan, text: str) -> list[str]:
-        """hail's Codex hooks untrusted when config.toml is `text`."""
-        return codex_untrusted(text, plan.cfg.trust_path, self.program, plan.elsewhere)
+    def note_trust(self, plan: Plan, text: str) -> None:
+        """Whether hail's hooks wait for the harness's trust once the file is `text`."""
+        cfg = plan.cfg
+        self.trust_hints[cfg.path] = cfg.format.trust_hint(cfg, text, self.program, plan.elsewhere)
 
 
 def run_setup(
@@ -118,7 +116,7 @@ def _plan_all(run: _Run, files: list[ConfigFile]) -> list[Plan | ConfigFile]:
         if not cfg.installed:
             plans.append(cfg)
             continue
-        owned = managed.managed_path(cfg, run.env)
+        owned = cfg.format.managed_by(cfg, run.env)
         if owned is not None:
             run.say(managed.skip_line(cfg.name, owned))
             continue
@@ -127,33 +125,30 @@ def _plan_all(run: _Run, files: list[ConfigFile]) -> list[Plan | ConfigFile]:
 
 
 def _plan(run: _Run, cfg: ConfigFile) -> list[Plan]:
-    """The config's plan, after that of Codex's hooks.json when hail's hooks are there."""
-    plans: list[Plan] = []
-    elsewhere = None
-    found = hail_hooks_json(cfg, run.program, run.env)
-    if found is not None:
-        beside, text = found
-        json_plan = Plan(beside, text, run.merge(beside, text))
-        plans.append(json_plan)
-        elsewhere = HooksElsewhere(json_plan.new, beside.trust_path)
+    """The config's plan, after that of the file holding hail's hooks in its place (Codex's
+    hooks.json) when there is one."""
+    found = cfg.format.hooks_elsewhere(cfg, run.program, run.env)
     old = read(cfg.path)
-    plans.append(Plan(cfg, old, run.merge(cfg, old, elsewhere), elsewhere))
-    return plans
+    if found is None:
+        return [Plan(cfg, old, run.merge(cfg, old))]
+    beside, text = found
+    beside_plan = Plan(beside, text, run.merge(beside, text))
+    elsewhere = HooksElsewhere(beside_plan.new, beside.trust_path)
+    return [beside_plan, Plan(cfg, old, run.merge(cfg, old, elsewhere), beside, elsewhere)]
 
 
 def _carry_out(run: _Run, step: Plan | ConfigFile) -> None:
     """One file's step: its line, and for a file not current its diff, then (without `--check`)
     the question and the write."""
     if isinstance(step, ConfigFile):
-        if step.kind is not ConfigKind.CODEX_RULE:  # one line per missing harness, not per file
+        folder = (step.harness, step.directory)
+        if folder not in run.skipped:  # one line per missing folder, not per file
+            run.skipped.add(folder)
             run.say(f"skip  {step.name}: {step.directory} not installed")
         return
     plan = _replanned(run, step)
-    kind = plan.cfg.kind
-    if kind is ConfigKind.CODEX_CONFIG:
-        run.untrusted = run.untrusted_in(plan, plan.new)
-    if kind is ConfigKind.CODEX_HOOKS_JSON:
-        run.hooks_json = plan.new if plan.old == plan.new or run.check else plan.old
+    run.note_trust(plan, plan.new)
+    run.left[plan.cfg.path] = plan.new if plan.old == plan.new or run.check else plan.old
     if plan.old == plan.new:
         run.say(_current_line(plan))
         return
@@ -166,12 +161,16 @@ def _carry_out(run: _Run, step: Plan | ConfigFile) -> None:
 
 
 def _replanned(run: _Run, plan: Plan) -> Plan:
-    """config.toml's plan merged again when hooks.json was left as it was (or changed meanwhile):
-    the trust it records is that of what hooks.json holds now."""
-    if plan.elsewhere is None or run.hooks_json == plan.elsewhere.text:
+    """A plan merged again when the file holding hail's hooks in its place was left as it was (or
+    changed meanwhile): the trust config.toml records is that of what hooks.json holds now."""
+    if plan.beside is None or plan.elsewhere is None:
         return plan
-    elsewhere = HooksElsewhere(run.hooks_json or "", plan.elsewhere.trust_path)
-    return Plan(plan.cfg, plan.old, run.merge(plan.cfg, plan.old, elsewhere), elsewhere)
+    left = run.left.get(plan.beside.path)
+    if left == plan.elsewhere.text:
+        return plan
+    elsewhere = HooksElsewhere(left or "", plan.elsewhere.trust_path)
+    new = run.merge(plan.cfg, plan.old, elsewhere)
+    return Plan(plan.cfg, plan.old, new, plan.beside, elsewhere)
 
 
 def _write(run: _Run, plan: Plan) -> None:
@@ -180,16 +179,15 @@ def _write(run: _Run, plan: Plan) -> None:
     settled = _settle(run, plan)  # written unless None
     if settled is None:
         run.say(f"left {cfg.name}: unchanged")
-        if cfg.kind is ConfigKind.CODEX_CONFIG:
-            run.untrusted = run.untrusted_in(plan, plan.old)
+        run.note_trust(plan, plan.old)
         return
-    if cfg.kind is ConfigKind.CODEX_HOOKS_JSON:
-        run.hooks_json = settled.new
+    run.left[cfg.path] = settled.new
     if settled.old == settled.new:  # someone else made it current meanwhile
         run.say(_current_line(settled))
         return
-    where = "" if plan.elsewhere is None else f" (hail's hooks are in {hooks_json(cfg).path})"
-    run.say(f"done  {cfg.name}: updated {cfg.path}{where}; {_next_step(cfg, run.trust_codex)}")
+    where = "" if plan.beside is None else f" (hail's hooks are in {plan.beside.path})"
+    next_step = cfg.format.next_step(cfg, run.trust_codex)
+    run.say(f"done  {cfg.name}: updated {cfg.path}{where}; {next_step}")
 
 
 def _summarise(run: _Run, files: list[ConfigFile]) -> None:
@@ -198,17 +196,14 @@ def _summarise(run: _Run, files: list[ConfigFile]) -> None:
     ]
     for line in summary(harnesses, run.program):
         run.say(line)
-    if run.untrusted:
-        run.say(CODEX_TRUST_HINT)
+    for hint in dict.fromkeys(h for h in run.trust_hints.values() if h):
+        run.say(f"      {hint}")
 
 
 def _current_line(plan: Plan) -> str:
     cfg = plan.cfg
-    if plan.elsewhere is not None:
-        return (
-            f"ok    {cfg.name}: hail's hooks are in {hooks_json(cfg).path}, so none go in"
-            f" {cfg.path}"
-        )
+    if plan.beside is not None:
+        return f"ok    {cfg.name}: hail's hooks are in {plan.beside.path}, so none go in {cfg.path}"
     return f"ok    {cfg.name}: {cfg.what} current in {cfg.path}"
 
 
@@ -234,7 +229,7 @@ def _settle(run: _Run, plan: Plan) -> Plan | None:
                 f"{path} changed while hail setup ran; nothing was written to it: rerun hail setup"
             )
         now = read(cfg.path)
-        plan = Plan(cfg, now, run.merge(cfg, now, plan.elsewhere), plan.elsewhere)
+        plan = Plan(cfg, now, run.merge(cfg, now, plan.elsewhere), plan.beside, plan.elsewhere)
         if plan.old == plan.new:
             return plan
         run.say(f"{path} changed since the diff above; the diff against it now:")
@@ -252,7 +247,7 @@ def _check_program(program: str) -> None:
         )
 
 
-def summary(harnesses: list[Harness], program: str) -> list[str]:
+def summary(harnesses: list[HarnessName], program: str) -> list[str]:
     """The trailing lines after a run (not with --check): the hooks every handled file now has,
     one per event, the harness's name in the arguments shown as `claude|codex`."""
     # The harnesses whose hooks have the same events; the others' are listed under their names.
@@ -271,14 +266,6 @@ def summary(harnesses: list[Harness], program: str) -> list[str]:
                 event = f"{registry.get(harness).title} {spec.event}"
             lines.setdefault((event, spec.args[0]), f"      {event}: {' '.join([program, *args])}")
     return list(lines.values())
-
-
-def _next_step(cfg: ConfigFile, trust_codex: bool) -> str:
-    if cfg.kind is ConfigKind.CODEX_RULE:
-        return NEXT_STEP_RULE
-    if trust_codex and cfg.kind in (ConfigKind.CODEX_CONFIG, ConfigKind.CODEX_HOOKS_JSON):
-        return NEXT_STEP_TRUSTED
-    return registry.get(cfg.harness).next_step
 
 
 def _confirm(question: str, out: TextIO, stdin: TextIO) -> bool:

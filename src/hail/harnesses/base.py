@@ -13,6 +13,57 @@ HOOK_JSON = "json"
 PLAIN = "plain"
 
 
+class ConfigPlace:
+    """Where one of a harness's config files lives, and the format hail edits it in, by name.
+
+    The name is resolved by `install/formats/registry.py`: a harness module is loaded on the hook
+    path, so it names its format and imports nothing of `install/`. The folder is `folder` in
+    `parent` under the home, unless a variable moves it: `parent_variable` names that parent
+    instead (Gemini CLI's `GEMINI_CLI_HOME`, `XDG_CONFIG_HOME`), `variable` names the folder itself
+    instead (`CODEX_HOME`), and `also_variable` names a second folder handled as well
+    (`CLAUDE_CONFIG_DIR`). The harness counts as installed when its folder exists.
+    """
+
+    __slots__ = (
+        "also_variable",
+        "file",
+        "folder",
+        "format",
+        "parent",
+        "parent_variable",
+        "variable",
+    )
+
+    def __init__(
+        self,
+        *,
+        format: str,
+        folder: str,
+        file: str,
+        parent: str = "",
+        parent_variable: str = "",
+        variable: str = "",
+        also_variable: str = "",
+    ) -> None:
+        #: The name of its format: a module of `install/formats`.
+        self.format = format
+        #: The harness's config folder, in its parent.
+        self.folder = folder
+        #: The file's path in the folder.
+        self.file = file
+        #: The folder's parent, relative to the home ("": the home itself).
+        self.parent = parent
+        #: A variable naming the folder's parent instead.
+        self.parent_variable = parent_variable
+        #: A variable naming the folder itself instead.
+        self.variable = variable
+        #: A variable naming a second folder, handled beside the one in the home.
+        self.also_variable = also_variable
+
+    def __repr__(self) -> str:
+        return f"ConfigPlace({self.format!r}, {self.folder!r}, {self.file!r})"
+
+
 class Screen:
     """The literals of a harness's screen, as its TUI draws them [docs/transport.md "Screen
     classes"]: the reader `transport/screen` applies to them is named by `shape`."""
@@ -56,10 +107,12 @@ class Screen:
 
 class Harness:
     """One harness: its id (the `--format` word, the pane's agent name), how its process is found,
-    its hooks' events and output, its wake route (by name), its screen, and setup's and doctor's texts."""
+    its hooks' events and output, its wake route (by name), its screen, its config files, and
+    setup's and doctor's texts."""
 
     __slots__ = (
         "brief_as_hook_json",
+        "configs",
         "event_names",
         "first_hook_at_prompt",
         "name",
@@ -75,6 +128,42 @@ class Harness:
         "title",
     )
 
+    #: The id: `--format`'s word, the key of its hooks in `data/harness_hooks.json`, the agent
+    #: name `hail seats` shows, and the name its process runs under (a pane's command).
+    name: str
+    #: Its name in sentences ("Claude Code").
+    title: str
+    #: The scripts a JavaScript runtime (`process/base.RUNTIMES`) runs as this agent.
+    scripts: tuple[str, ...]
+    #: The route a send takes to it between its turns, by the name of its module in
+    #: `transport/routes` (`waiter`, `queue`, `plugin`, or `composer`: only typing).
+    route: str
+    #: Its hooks' output: HOOK_JSON or PLAIN.
+    output: str
+    #: hail's event names (`UserPromptSubmit`, …) → its own, where they differ.
+    event_names: dict[str, str]
+    #: The SessionStart brief goes out as hook JSON (else as plain text).
+    brief_as_hook_json: bool
+    #: Its hooks have hail's own event names, listed together in setup's summary.
+    shared_events: bool
+    #: Its commands run from one shared process whose TMUX_PANE is another pane's, so its
+    #: hooks read only the seat's mailbox, never a pane's sub-seat.
+    shared_daemon: bool
+    #: What to do after setup wrote its config [docs/commands.md "setup"].
+    next_step: str
+    #: Its screen's literals.
+    screen: Screen
+    #: The config files setup writes and doctor checks for it, in the order they report them.
+    configs: tuple[ConfigPlace, ...]
+    #: Its first hook runs at its first prompt, not as it starts: a session that ran none may
+    #: only be new and unprompted (doctor and watch word its silence so).
+    first_hook_at_prompt: bool
+    #: The fix doctor and watch give for a session of it that ran no hook since it started,
+    #: where it differs from rerunning setup and restarting the agent.
+    silent_fix: str
+    #: What `hail help receive` says of its hooks, where it says more than their events.
+    receive_help: str
+
     def __init__(
         self,
         *,
@@ -89,41 +178,25 @@ class Harness:
         shared_daemon: bool = False,
         next_step: str,
         screen: Screen,
+        configs: tuple[ConfigPlace, ...] = (),
         first_hook_at_prompt: bool = False,
         silent_fix: str = "",
         receive_help: str = "",
     ) -> None:
-        #: The id: `--format`'s word, the key of its hooks in `data/harness_hooks.json`, the agent
-        #: name `hail seats` shows, and the name its process runs under (a pane's command).
         self.name = name
-        #: Its name in sentences ("Claude Code").
         self.title = title
-        #: The scripts a JavaScript runtime (`process/base.RUNTIMES`) runs as this agent.
         self.scripts = scripts
-        #: The route a send takes to it between its turns, by the name of its module in
-        #: `transport/routes` (`waiter`, `queue`, `plugin`, or `composer`: only typing).
         self.route = route
-        #: Its hooks' output: HOOK_JSON or PLAIN.
         self.output = output
-        #: hail's event names (`UserPromptSubmit`, …) → its own, where they differ.
         self.event_names = event_names or {}
-        #: The SessionStart brief goes out as hook JSON (else as plain text).
         self.brief_as_hook_json = brief_as_hook_json
-        #: Its hooks have hail's own event names, listed together in setup's summary.
         self.shared_events = shared_events
-        #: Its commands run from one shared process whose TMUX_PANE is another pane's, so its
-        #: hooks read only the seat's mailbox, never a pane's sub-seat.
         self.shared_daemon = shared_daemon
-        #: What to do after setup wrote its config [docs/commands.md "setup"].
         self.next_step = next_step
         self.screen = screen
-        #: Its first hook runs at its first prompt, not as it starts: a session that ran none may
-        #: only be new and unprompted (doctor and watch word its silence so).
+        self.configs = configs
         self.first_hook_at_prompt = first_hook_at_prompt
-        #: The fix doctor and watch give for a session of it that ran no hook since it started,
-        #: where it differs from rerunning setup and restarting the agent.
         self.silent_fix = silent_fix
-        #: What `hail help receive` says of its hooks, where it says more than their events.
         self.receive_help = receive_help
 
     def __repr__(self) -> str:

@@ -4,7 +4,7 @@ between two `─` rules (Claude Code 2.1.332; the captures in tests/data/screens
 
 from __future__ import annotations
 
-from hail.harnesses.base import Harness, Screen
+from hail.harnesses.base import ConfigPlace, Harness, Screen
 
 HARNESS = Harness(
     name="claude",
@@ -29,10 +29,13 @@ HARNESS = Harness(
         placeholders=("Press up to edit queued messages",),
         extra={"empty": ("❯",)},
     ),
+    # settings.json in `~/.claude`, and in `$CLAUDE_CONFIG_DIR` too when that names another folder.
+    configs=(
+        ConfigPlace(
+            format="claude_settings",
+            folder=".claude",
+            file="settings.json",
+            also_variable="CLAUDE_CONFIG_DIR",
+        ),
+    ),
 )
-
-# Its config (`install/configs.py` finds it; `install/claude_json.py` is its format): settings.json
-# in `~/.claude`, and in `$CLAUDE_CONFIG_DIR` too when that names another directory.
-CONFIG_DIR = ".claude"
-CONFIG_DIR_VARIABLE = "CLAUDE_CONFIG_DIR"
-SETTINGS = "settings.json"

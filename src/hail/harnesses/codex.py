@@ -4,7 +4,7 @@ composer is the last `› ` line at the bottom (Codex 0.171; the captures in tes
 
 from __future__ import annotations
 
-from hail.harnesses.base import Harness, Screen
+from hail.harnesses.base import ConfigPlace, Harness, Screen
 
 HARNESS = Harness(
     name="codex",
@@ -46,10 +46,12 @@ HARNESS = Harness(
             "footers": ("for shortcuts",),
         },
     ),
+    # config.toml in `$CODEX_HOME`, else in `~/.codex` (its format reads hooks.json beside it), and
+    # hail's rule in the `rules/` folder there.
+    configs=(
+        ConfigPlace(format="codex_config", folder=".codex", file=CONFIG, variable="CODEX_HOME"),
+        ConfigPlace(
+            format="codex_rule", folder=".codex", file="rules/hail.rules", variable="CODEX_HOME"
+        ),
+    ),
 )
-
-# Its config (`install/configs.py` finds it; `install/codex_toml.py` is its format): config.toml in
-# `$CODEX_HOME`, else in `~/.codex`, with hooks.json and hail's rule beside it.
-CONFIG_DIR = ".codex"
-HOME_VARIABLE = "CODEX_HOME"
-CONFIG = "config.toml"

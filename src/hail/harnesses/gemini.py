@@ -4,7 +4,7 @@ is no native route; its composer is the first ` > ` line below the last `─` ru
 
 from __future__ import annotations
 
-from hail.harnesses.base import Harness, Screen
+from hail.harnesses.base import ConfigPlace, Harness, Screen
 
 HARNESS = Harness(
     name="gemini",
@@ -42,10 +42,14 @@ HARNESS = Harness(
             "spinner": ("\u2800", "\u28ff"),
         },
     ),
+    # settings.json in `.gemini` under `$GEMINI_CLI_HOME` (its own home for its files), else under
+    # the user's home (user settings; project and system settings are left to their owners).
+    configs=(
+        ConfigPlace(
+            format="gemini_settings",
+            folder=".gemini",
+            file="settings.json",
+            parent_variable="GEMINI_CLI_HOME",
+        ),
+    ),
 )
-
-# Its config (`install/gemini_settings.py`): settings.json in `.gemini` under `$GEMINI_CLI_HOME`
-# (its own home for its files), else under the user's home.
-CONFIG_DIR = ".gemini"
-HOME_VARIABLE = "GEMINI_CLI_HOME"
-SETTINGS = "settings.json"

@@ -4,7 +4,7 @@ for. Its composer is a box of `┃` lines closed by a `╹▀…` line (opencode
 
 from __future__ import annotations
 
-from hail.harnesses.base import PLAIN, Harness, Screen
+from hail.harnesses.base import PLAIN, ConfigPlace, Harness, Screen
 
 HARNESS = Harness(
     name="opencode",
@@ -25,8 +25,15 @@ HARNESS = Harness(
         placeholders=("Ask anything",),
         extra={"end": ("╹▀",)},
     ),
+    # hail's plugin in the `plugins` folder of its config folder, in `$XDG_CONFIG_HOME`, else in
+    # `~/.config`: where opencode loads a user's plugins from.
+    configs=(
+        ConfigPlace(
+            format="opencode_plugin",
+            folder="opencode",
+            file="plugins/hail.js",
+            parent=".config",
+            parent_variable="XDG_CONFIG_HOME",
+        ),
+    ),
 )
-
-# Its config (`install/opencode_plugin.py`): hail's plugin in its `plugins` folder, in its config
-# folder (named after it) under `$XDG_CONFIG_HOME`, else under `~/.config`.
-PLUGINS = "plugins"

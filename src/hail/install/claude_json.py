@@ -16,7 +16,7 @@ from hail.harnesses.claude import HARNESS as CLAUDE
 from hail.install.config_text import TOO_DEEP, ExactJson
 from hail.install.hook_table import (
     DEFAULT_PROGRAM,
-    Harness,
+    HarnessName,
     HookSpec,
     beside_specs,
     hook_spec,
@@ -24,6 +24,9 @@ from hail.install.hook_table import (
 )
 from hail.install.merge_rule import MergeError, merge_event, unsafe
 from hail.install.recognise import hail_programs, runs_verb
+
+#: What a text this format cannot read is not, in its refusal.
+EXPECTED = "a JSON object"
 
 
 def parse_json(text: str) -> tuple[ExactJson | None, dict[str, object]]:
@@ -33,13 +36,13 @@ def parse_json(text: str) -> tuple[ExactJson | None, dict[str, object]]:
     try:
         loaded = ExactJson(text)
     except ValueError as e:
-        raise MergeError(str(e), parse=True) from None
+        raise MergeError(str(e), parse=True, expected=EXPECTED) from None
     except RecursionError:
         raise unsafe(TOO_DEEP) from None
     root = loaded.value
     if not isinstance(root, dict):
         kind = "a number" if loaded.is_number(root) else _json_type(root)
-        raise MergeError(f"the top level is {kind}", parse=False)
+        raise MergeError(f"the top level is {kind}", parse=False, expected=EXPECTED)
     return loaded, cast(dict[str, object], root)
 
 
@@ -72,7 +75,9 @@ def claude_handlers(group: object) -> MutableSequence[object] | None:
 def _claude_hooks(root: dict[str, object]) -> dict[str, object]:
     hooks = root.setdefault("hooks", {})
     if not isinstance(hooks, dict):
-        raise MergeError(f'"hooks" is {_json_type(hooks)}, not an object', parse=False)
+        raise MergeError(
+            f'"hooks" is {_json_type(hooks)}, not an object', parse=False, expected=EXPECTED
+        )
     return cast(dict[str, object], hooks)
 
 
@@ -80,7 +85,7 @@ def merge_claude(
     text: str,
     wanted: Mapping[str, str] | None = None,
     program: str = DEFAULT_PROGRAM,
-    harness: Harness = CLAUDE.name,
+    harness: HarnessName = CLAUDE.name,
 ) -> str:
     """Merge hail's hooks into the text of Claude Code's settings.json (or of another harness's
     settings of the same shape: Gemini CLI's).
@@ -93,7 +98,7 @@ def merge_claude(
 
 
 def merge_json(
-    harness: Harness, text: str, cmds: Mapping[str, str], program: str, *, beside: bool = False
+    harness: HarnessName, text: str, cmds: Mapping[str, str], program: str, *, beside: bool = False
 ) -> str:
     """The merge of `cmds` (event → command); with `beside`, also the table's hooks that run
     beside them (`hail listen`)."""
@@ -105,7 +110,7 @@ def merge_json(
 
 
 def _merge_json_root(
-    harness: Harness,
+    harness: HarnessName,
     text: str,
     loaded: ExactJson | None,
     root: dict[str, object],

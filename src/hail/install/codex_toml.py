@@ -39,7 +39,7 @@ def _parse_codex(text: str) -> TOMLDocument:
     try:
         return tomlkit.parse(text)
     except tomlkit.exceptions.ParseError as e:
-        raise MergeError(str(e), parse=True) from None
+        raise MergeError(str(e), parse=True, expected="valid TOML") from None
     except RecursionError:
         raise unsafe(TOO_DEEP) from None
 

@@ -17,7 +17,7 @@ from typing import cast
 from hail.harnesses import registry
 
 #: A harness's id, one of `registry.NAMES`.
-Harness = str
+HarnessName = str
 
 #: In the package's `data/`, where the Nix module reads it from the source tree.
 TABLE_PATH = os.path.join(
@@ -45,7 +45,7 @@ class HookSpec:
 
 
 @cache
-def hook_specs(harness: Harness) -> tuple[HookSpec, ...]:
+def hook_specs(harness: HarnessName) -> tuple[HookSpec, ...]:
     """hail's hooks for a harness, in the order setup writes and reports them."""
     with open(TABLE_PATH, encoding="utf-8") as f:
         table = json.load(f)
@@ -61,19 +61,19 @@ def hook_specs(harness: Harness) -> tuple[HookSpec, ...]:
     )
 
 
-def hook_spec(harness: Harness, event: str) -> HookSpec:
+def hook_spec(harness: HarnessName, event: str) -> HookSpec:
     """hail's hook for one event of a harness."""
     return next(spec for spec in hook_specs(harness) if spec.event == event)
 
 
 #: The harnesses whose hooks have hail's own event names (`shared_events`).
-_HARNESSES: tuple[Harness, ...] = tuple(h.name for h in registry.every() if h.shared_events)
+_HARNESSES: tuple[HarnessName, ...] = tuple(h.name for h in registry.every() if h.shared_events)
 #: The events hail installs hooks for, in the order setup writes and reports them; those
 #: `hail deliver --event` takes are `argv.DELIVER_EVENTS`.
 HOOKED_EVENTS = tuple(dict.fromkeys(s.event for h in _HARNESSES for s in hook_specs(h)))
 
 
-def wanted_hooks(harness: Harness, program: str = DEFAULT_PROGRAM) -> dict[str, str]:
+def wanted_hooks(harness: HarnessName, program: str = DEFAULT_PROGRAM) -> dict[str, str]:
     """The hooks hail installs for a harness, the first of each event: event → command running
     `program` (`data/harness_hooks.json`). Those that run beside them are `beside_specs`."""
     return {
@@ -91,12 +91,12 @@ def is_beside(spec: HookSpec) -> bool:
     return False
 
 
-def beside_specs(harness: Harness) -> tuple[HookSpec, ...]:
+def beside_specs(harness: HarnessName) -> tuple[HookSpec, ...]:
     return tuple(spec for spec in hook_specs(harness) if is_beside(spec))
 
 
 def hook_groups(
-    harness: Harness, program: str = DEFAULT_PROGRAM
+    harness: HarnessName, program: str = DEFAULT_PROGRAM
 ) -> dict[str, list[dict[str, object]]]:
     """hail's hooks as the harness's own `hooks` value: event → the one group hail adds.
 

@@ -11,22 +11,24 @@ from __future__ import annotations
 from collections.abc import Callable, MutableSequence
 
 from hail.install.config_text import BY_HAND_FIX
-from hail.install.hook_table import Harness
+from hail.install.hook_table import HarnessName
 from hail.install.recognise import HandlersOf, is_hail
 
 
 class MergeError(Exception):
     """A config hail cannot merge into: invalid JSON/TOML, or `hooks` of the wrong type.
 
-    `why` is the reason alone; `parse` says whether the text did not parse at all. The caller adds
-    the file name and the fix (see `error_text`).
+    `why` is the reason alone; `parse` says whether the text did not parse at all; `expected`, in
+    the words of the format that refused it, what the text is not ("a JSON object", "valid TOML").
+    The caller adds the file name and the fix (see `error_text`).
     """
 
-    def __init__(self, why: str, *, parse: bool, fix: str = "") -> None:
+    def __init__(self, why: str, *, parse: bool, fix: str = "", expected: str = "") -> None:
         super().__init__(why)
         self.why = why
         self.parse = parse
         self.fix = fix
+        self.expected = expected
 
 
 def unsafe(why: str) -> MergeError:
@@ -34,14 +36,12 @@ def unsafe(why: str) -> MergeError:
     return MergeError(why, parse=False, fix=BY_HAND_FIX)
 
 
-def error_text(harness: Harness, path: str, err: MergeError) -> str:
+def error_text(harness: HarnessName, path: str, err: MergeError) -> str:
     """The user-facing text for a config setup refuses to touch: names the file and the fix."""
     if err.fix:
         return f"{path} cannot be edited safely ({err.why}); {err.fix}, then rerun hail setup"
-    if path.endswith(".json"):
-        return f"{path} is not a JSON object ({err.why}); fix it, then rerun hail setup"
-    if err.parse:
-        return f"{path} is not valid TOML ({err.why}); fix it, then rerun hail setup"
+    if err.expected:
+        return f"{path} is not {err.expected} ({err.why}); fix it, then rerun hail setup"
     return f"{path} cannot take hail's hooks ({err.why}); fix it, then rerun hail setup"
 
 

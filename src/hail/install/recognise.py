@@ -14,7 +14,7 @@ import re
 import shlex
 from collections.abc import Callable, Mapping, MutableMapping, MutableSequence
 
-from hail.install.hook_table import Harness, hook_specs
+from hail.install.hook_table import HarnessName, hook_specs
 
 #: The verbs of hail's hooks, per the name of the program that runs them (`tmux-bridge` was
 #: hail's name before 0.4) [docs/hooks.md "Merge rule"].
@@ -72,7 +72,7 @@ def runs_verb(cmd: str | None, verb: str, programs: frozenset[str]) -> bool:
 
 
 def hail_programs(
-    harness: Harness, hooks: Mapping[str, object], program: str, handlers_of: HandlersOf
+    harness: HarnessName, hooks: Mapping[str, object], program: str, handlers_of: HandlersOf
 ) -> frozenset[str]:
     """The programs that run hail in a config's `hooks`, whatever their file name: `program` (a
     shell word), and each program a handler runs with exactly the arguments of hail's hook for
@@ -108,7 +108,7 @@ def handler_command(handler: object) -> str | None:
 
 
 def holds_hail(
-    harness: Harness, hooks: Mapping[str, object], program: str, handlers_of: HandlersOf
+    harness: HarnessName, hooks: Mapping[str, object], program: str, handlers_of: HandlersOf
 ) -> bool:
     """Whether a config's `hooks` hold any of hail's hooks for the harness's events."""
     programs = hail_programs(harness, hooks, program, handlers_of)

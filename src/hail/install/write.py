@@ -1,6 +1,6 @@
-"""Writing a harness file without losing another program's edit [docs/commands.md "setup"]: the
-file as it was read, a backup of it, and the new text renamed over it only while the file is still
-the one read.
+"""Reading and writing a harness file without losing another program's edit [docs/commands.md
+"setup"]: the file's text as it was read, a backup of it, and the new text renamed over it only
+while the file is still the one read.
 """
 
 from __future__ import annotations
@@ -40,6 +40,29 @@ def look(path: Path) -> Seen:
     with os.fdopen(fd, "rb") as f:
         identity = _identity(os.fstat(f.fileno()))
         return Seen(f.read(), identity)
+
+
+def read(path: Path) -> str:
+    """The config's text; a missing file counts as empty."""
+    return read_seen(path)[0]
+
+
+def read_seen(path: Path) -> tuple[str, Seen]:
+    """The config's text, and the file as it was read (for the compare before a write)."""
+    try:
+        seen = look(path)
+    except OSError as e:
+        raise StateError(
+            f"cannot read {path}: {e.strerror or e}; fix it, then rerun hail setup"
+        ) from None
+    data = seen.data
+    try:
+        return data.decode("utf-8"), seen
+    except UnicodeDecodeError as e:
+        raise StateError(
+            f"{path} is not UTF-8 text ({e.reason} at byte {e.start}); "
+            "fix it, then rerun hail setup"
+        ) from None
 
 
 def install(path: Path, old: str, new: str, seen: Seen) -> bool:

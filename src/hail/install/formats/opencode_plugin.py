@@ -5,33 +5,32 @@ opencode has no command hooks; it loads JavaScript plugins. hail's plugin (`data
 implements nothing of the store: each of its hooks runs the `hail` command of the hook table
 (`data/harness_hooks.json`, harness `opencode`) and hands what it printed to opencode. setup fills
 the template with the program and those commands, so the file is hail's whole, like Codex's rule.
-Pure, apart from reading the template shipped beside this module.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping
+from pathlib import Path
 
-from hail.harnesses import opencode
+from hail.errors import StateError
 from hail.harnesses.opencode import HARNESS as OPENCODE
+from hail.install import managed
+from hail.install.formats.base import ConfigFile, OwnFile, Wanted
 from hail.install.hook_table import DEFAULT_PROGRAM, hook_specs
+from hail.install.program import hook_program
+from hail.install.write import read
 
 TEMPLATE = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", OPENCODE.name, "hail.js"
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "data",
+    OPENCODE.name,
+    "hail.js",
 )
 PROGRAM_SLOT = '"@HAIL_PROGRAM@"'
 HOOKS_SLOT = "@HAIL_HOOKS@"
-#: The plugin's file name in opencode's plugin folder.
-FILE_NAME = "hail.js"
-
-
-def plugin_dir(env: Mapping[str, str]) -> str:
-    """`$XDG_CONFIG_HOME/opencode/plugins`, else `~/.config/opencode/plugins`: where opencode
-    loads a user's plugins from."""
-    config = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME", ""), ".config")
-    return os.path.join(config, OPENCODE.name, opencode.PLUGINS)
 
 
 def template() -> str:
@@ -68,3 +67,34 @@ def program_in(text: str) -> str | None:
     except ValueError:
         return None
     return program if isinstance(program, str) and render(program) == text else None
+
+
+class OpencodePlugin(OwnFile):
+    name = "opencode_plugin"
+    manages = "hail's plugin"
+
+    def merge(self, cfg: ConfigFile, text: str, wanted: Wanted) -> str:
+        return render(wanted.program)  # hail's own file: its whole text is hail's
+
+    def program_in(self, cfg: ConfigFile, env: Mapping[str, str]) -> str:
+        """The hail the plugin runs, else the one setup would name now."""
+        try:
+            text = read(cfg.path)
+        except StateError:
+            text = ""
+        return program_in(text) or hook_program(env, sys.argv[0])
+
+    def ok_line(self, cfg: ConfigFile, where: str) -> str:
+        return f"opencode plugin current ({where})"
+
+    def outdated(self, cfg: ConfigFile) -> str:
+        return f"hail's opencode plugin is missing or outdated in {cfg.path}: run hail setup"
+
+    def is_current(self, text: str) -> bool:
+        return program_in(text) is not None
+
+    def managed_outdated(self, owned: Path) -> str:
+        return f"hail's opencode plugin is outdated in {owned}: {managed.USE_THE_MODULE}"
+
+
+FORMAT = OpencodePlugin()
