@@ -68,30 +68,70 @@ STEPS = [
     updated(CHILD),  # last, a sub-agent's session: its context is not this one's
 ]
 
-#: A stand-in opencode: lists the session's replies (one from before this process: a resumed
-#: session), says which session is a sub-agent's, and plays STEPS to the plugin's hooks.
+#: A stand-in opencode: keeps every message it hands the plugin and lists a session's (one from
+#: before this process among them: a resumed session), failing the first listing when FAIL_LIST
+#: says so; says which session is a sub-agent's; plays STEPS to the plugin's hooks.
 DRIVER = """
 import { Hail } from "./hail.mjs"
 const steps = JSON.parse(process.env.STEPS)
-const earlier = JSON.parse(process.env.EARLIER)
+const stored = new Map([["msg_0", JSON.parse(process.env.EARLIER)]])
+let failures = Number(process.env.FAIL_LIST || 0)
 const client = {
   session: {
     get: async ({ path }) => ({ data: path.id === "ses_child" ? { parentID: "ses_1" } : {} }),
-    messages: async ({ path }) => ({
-      data: path.id === "ses_1" ? [{ info: { role: "user", id: "msg_u" }, parts: [] }, { info: earlier, parts: [] }] : [],
-    }),
+    messages: async ({ path }) => {
+      if (failures-- > 0) throw new Error("the server is busy")
+      const infos = [{ role: "user", id: "msg_u", sessionID: "ses_1" }, ...stored.values()]
+      return { data: infos.filter((info) => info.sessionID === path.id).map((info) => ({ info, parts: [] })) }
+    },
     promptAsync: async () => {},
   },
 }
 const hooks = await Hail({ client, directory: process.env.SEAT_DIR })
 for (const step of steps) {
   if (step.params) await hooks["chat.params"](step.params, {})
-  else await hooks.event(step)
+  else {
+    stored.set(step.event.properties.info.id, step.event.properties.info)
+    await hooks.event(step)
+  }
   await new Promise((resolve) => setTimeout(resolve, 100))
 }
 console.log(JSON.stringify({ pid: process.pid }))
 setTimeout(() => process.exit(0), 30000)
 """
+
+
+class Driver:
+    """The stand-in run by node, with the plugin as setup renders it; `record` once every step's
+    hooks have returned."""
+
+    def __init__(self, world: World, tmp_path: Path, steps: list[dict[str, object]], fail_list: int = 0) -> None:  # fmt: skip
+        plugin_dir = tmp_path / "plugin"
+        plugin_dir.mkdir()
+        (plugin_dir / "hail.mjs").write_text(opencode_plugin.render(hail_bin()))
+        (plugin_dir / "driver.mjs").write_text(DRIVER)
+        assert NODE is not None
+        env = {**world.env, "SEAT_DIR": str(world.root / "worker"), "STEPS": json.dumps(steps),
+               "EARLIER": json.dumps(EARLIER), "FAIL_LIST": str(fail_list)}  # fmt: skip
+        self.proc = subprocess.Popen(
+            [NODE, str(plugin_dir / "driver.mjs")],
+            cwd=plugin_dir,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+
+    def record(self, mailbox: Path) -> Path:
+        assert self.proc.stdout is not None
+        pid = json.loads(self.proc.stdout.readline())["pid"]  # every step's hooks have returned
+        path = Path(record_path(str(mailbox), pid))
+        assert path.exists(), sorted(os.listdir(mailbox))
+        return path
+
+    def end(self) -> None:
+        self.proc.kill()
+        self.proc.wait(10)
 
 
 def test_the_plugin_records_the_newest_reply_the_window_and_the_sessions_totals(
@@ -101,26 +141,9 @@ def test_the_plugin_records_the_newest_reply_the_window_and_the_sessions_totals(
     mailbox = world.state / "seats" / "worker"
     (mailbox / "gauge-opencode-999999999").write_text("input: 1\n")  # an ended process's
     (mailbox / "gauge-opencode-1").write_text("input: 1\n")  # a running one's (init's pid)
-    plugin_dir = tmp_path / "plugin"
-    plugin_dir.mkdir()
-    (plugin_dir / "hail.mjs").write_text(opencode_plugin.render(hail_bin()))
-    (plugin_dir / "driver.mjs").write_text(DRIVER)
-    assert NODE is not None
-    env = {**world.env, "SEAT_DIR": str(world.root / "worker"), "STEPS": json.dumps(STEPS),
-           "EARLIER": json.dumps(EARLIER)}  # fmt: skip
-    driver = subprocess.Popen(
-        [NODE, str(plugin_dir / "driver.mjs")],
-        cwd=plugin_dir,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    driver = Driver(world, tmp_path, STEPS)
     try:
-        assert driver.stdout is not None
-        pid = json.loads(driver.stdout.readline())["pid"]  # every step's hooks have returned
-        path = Path(record_path(str(mailbox), pid))
-        assert path.exists(), sorted(os.listdir(mailbox))
+        path = driver.record(mailbox)
         text = path.read_text()
         assert "session: ses_1\n" in text and "replies: 3\n" in text, text
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -136,5 +159,25 @@ def test_the_plugin_records_the_newest_reply_the_window_and_the_sessions_totals(
         )
         assert gauge.cost.value == pytest.approx(0.01 + 0.0168339 + 0.0174489)
     finally:
-        driver.kill()
-        driver.wait(10)
+        driver.end()
+
+
+def test_totals_opencode_could_not_list_are_left_out_and_listed_at_the_next_reply(
+    world: World, tmp_path: Path
+) -> None:
+    assert world.run("whoami", cwd="worker").returncode == 0
+    mailbox = world.state / "seats" / "worker"
+    driver = Driver(world, tmp_path, [updated(FIRST)], fail_list=1)
+    try:
+        text = driver.record(mailbox).read_text()
+        assert "input: 3201\n" in text and "session-" not in text, "no partial totals"
+    finally:
+        driver.end()
+    gauge_dir = tmp_path / "again"
+    gauge_dir.mkdir()
+    driver = Driver(world, gauge_dir, [updated(FIRST), updated(SECOND)], fail_list=1)
+    try:
+        text = driver.record(mailbox).read_text()
+        assert "input: 3301\n" in text and "replies: 3\n" in text, text
+    finally:
+        driver.end()

@@ -131,7 +131,7 @@ export const Hail = async ({ client, directory }) => {
   // The gauge: a reply's figures when it is complete, the session's summed over every reply it
   // has (listed from opencode once, so a resumed session counts its earlier replies too).
   const windows = new Map() // "<provider>/<model>" → its window, as chat.params gave it
-  const sessions = new Map() // session → Promise of Map(reply id → figures), null if unlisted
+  const sessions = new Map() // session → Promise of Map(reply id → figures), null if not listed
   const latest = new Map() // session → its newest complete reply
   let pruned = false
   const repliesOf = (id) => {
@@ -143,7 +143,10 @@ export const Hail = async ({ client, directory }) => {
           for (const m of got?.data || []) if (isReply(m?.info)) all.set(m.info.id, figures(m.info))
           return all
         })
-        .catch(() => null)
+        .catch(() => {
+          sessions.delete(id) // asked again at the next reply
+          return null
+        })
       sessions.set(id, listed)
     }
     return sessions.get(id)
