@@ -31,3 +31,12 @@ _.object_pairs_hook
 _.parse_float
 _.parse_int
 _.parse_constant
+# gauge/choose.reader imports each client's reader by its class name.
+ClaudeReader
+CodexReader
+GeminiReader
+OpencodeReader
+# The gauge's entry points for hail seats and hail watch, and the prompt hook's task line: wired in
+# by the integration that records where each agent's figures are (docs/gauge.md "Integration").
+record_path
+task_line

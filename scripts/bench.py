@@ -29,7 +29,10 @@ Modes:
   --routes   the send's own time on each route (woken, busy, typed, --no-wake) to a stand-in Claude
              Code on a scratch tmux server (docs/transport.md "Routes");
   --remote   a warm and a cold send to a seat on another machine over localhost ssh, median of
-             --runs (5): scripts/bench_remote.py (docs/seats.md "Other machines").
+             --runs (5): scripts/bench_remote.py (docs/seats.md "Other machines");
+  --gauge    the context gauges of 30 agents whose files are 50 MB each, read in one process,
+             against reading none, median of --runs (20): scripts/bench_gauge.py
+             (docs/performance.md "The context gauge").
 """
 
 from __future__ import annotations
@@ -1380,6 +1383,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     mode.add_argument("--routes", action="store_true", help="the send's own time on each route")
     mode.add_argument("--remote", action="store_true", help="a send over localhost ssh")
+    mode.add_argument("--gauge", action="store_true", help="30 agents' gauges, 50 MB files")
     mode.add_argument(
         "--validate", action="store_true", help="run every case once and check its output"
     )
@@ -1410,6 +1414,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         import bench_remote
 
         return bench_remote.run(hail, args.runs or 5)
+    if args.gauge:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_gauge
+
+        return bench_gauge.run(args.python or interpreter_of(hail), args.runs or bench_gauge.RUNS)
     python = args.python or interpreter_of(hail)
     runs = args.runs or (CHECK_RUNS if args.check else FULL_RUNS if args.full else DEFAULT_RUNS)
     if args.check and runs < CHECK_RUNS:

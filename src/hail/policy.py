@@ -215,3 +215,19 @@ REMOTE_RETRY_SECONDS = 60.0
 #: The longest Unix socket path every system takes, NUL included: `sun_path` is 104 bytes on
 #: macOS and the BSDs (108 on Linux). The demo keeps its tmux socket shorter.
 SOCKET_PATH_MAX = 104
+
+#: The context gauge [docs/gauge.md "Reading"] reads a client's file backward from its end, this
+#: much at a time: the newest usage line sat within the last 64 KiB of most measured transcripts
+#: (Claude Code writes it before the tool results and attachments that follow it).
+GAUGE_READ_STEP_KIB = 64
+GAUGE_READ_STEP = GAUGE_READ_STEP_KIB * 1024
+#: ... and at most this much in all: room for several large tool results after the newest usage
+#: line, while 30 agents whose files hold none cost at most 30 MiB per refresh. A file no longer
+#: than this is read whole, and only then are a session's calls summed from it.
+GAUGE_READ_MAX_KIB = 1024
+GAUGE_READ_MAX = GAUGE_READ_MAX_KIB * 1024
+#: hail's opencode plugin writes its gauge record in a few hundred bytes; more is nothing it wrote.
+GAUGE_RECORD_MAX = 4096
+#: A task line (what an agent is on, from its last prompt) is clipped to this many characters: a
+#: column of `hail seats` and a line of `hail watch`, not the prompt.
+TASK_LINE_MAX = 120
