@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from hail.harnesses.base import ConfigPlace, Harness, Screen
 
+#: Its config file, where its hooks and their trust are (hail's rule names the hail they run).
+CONFIG = "config.toml"
+
 HARNESS = Harness(
     name="codex",
     title="Codex",
