@@ -19,7 +19,7 @@ from hail.config import Config
 from hail.gauge.base import Where
 from hail.gauge.choose import reader
 from hail.gauge.opencode import record_path
-from hail.install import opencode_plugin
+from hail.install.formats import opencode_plugin
 from tests.support.entry import hail_bin
 from tests.support.world import World
 
