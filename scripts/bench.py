@@ -16,7 +16,7 @@ directory as its working directory.
 
 Modes:
   (default)  small state, every case, a table of medians and ratios against the targets;
-  --check    the gate of `just check`: the five hook cases on the small state, mean CPU time over
+  --check    the gate of `just check`: the six hook cases on the small state, mean CPU time over
              at least 30 runs each, `ok|SLOW  <verb>  <ratio>x`, exit 1 past BENCH_FACTOR (2.0);
   --full     small and large state, more runs, plus `seats` and `doctor` with 1 000 seats;
   --imports  the slowest imports of each case (`-X importtime`), largest first;
@@ -382,7 +382,7 @@ class Case:
     target: float | None  # ratio to the baseline, or None
     check: Callable[[Result], str | None]  # None when the output is as expected, else why not
     payload: str | None = None
-    hook: bool = False  # one of the five cases `--check` gates
+    hook: bool = False  # one of the six cases `--check` gates
     after: Callable[[Result], None] | None = None  # undo what the run changed
     limit_ms: float | None = None  # an absolute wall-time bound instead of a ratio
     optional: bool = False  # a failing optional case is reported and left out, not fatal
@@ -435,8 +435,17 @@ def no_traceback(r: Result) -> str | None:
     return None
 
 
+#: The agent record the prompt payload's session leaves [docs/gauge.md "The agent record"].
+AGENT_RECORD = "presence/agent-6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f"
+
+
 def hook_cases(world: World, hail: str) -> list[Case]:
-    """The five cases `just check` gates, in one state."""
+    """The six cases `just check` gates, in one state."""
+
+    def forget_task(_: Result) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(world.hail / AGENT_RECORD)
+
     return [
         Case(
             "deliver --format claude",
@@ -447,6 +456,19 @@ def hook_cases(world: World, hail: str) -> list[Case]:
             expect_code(0, empty=True),
             payload=PROMPT_PAYLOAD,
             hook=True,
+        ),
+        Case(
+            # Every run a session's first prompt: its agent record read, the others listed, and
+            # the record written.
+            "deliver --format claude (a new task line)",
+            world,
+            BENCH,
+            [hail, "deliver", "--format", "claude"],
+            1.3,
+            expect_code(0, empty=True),
+            payload=PROMPT_PAYLOAD,
+            hook=True,
+            after=forget_task,
         ),
         Case(
             "deliver --format claude --event PostToolUse",

@@ -231,3 +231,14 @@ GAUGE_RECORD_MAX = 4096
 #: A task line (what an agent is on, from its last prompt) is clipped to this many characters: a
 #: column of `hail seats` and a line of `hail watch`, not the prompt.
 TASK_LINE_MAX = 120
+#: An agent record [docs/gauge.md "The agent record"] names the file the gauge reads: a path
+#: longer than Linux's PATH_MAX is nothing a client wrote, and is not recorded.
+AGENT_FILE_MAX = 4096
+#: ... and the model its payload named: a model's name is a short identifier (a Bedrock ARN
+#: included), so a longer value is nothing a client named, and is not recorded rather than cut
+#: into another name.
+AGENT_MODEL_MAX = 200
+#: An agent record no hook wrote for this long (its session had no prompt for a week, or ended in
+#: a pane that closed) is removed by the next new session's record: as old as a hook mark that no
+#: longer counts as live (HOOKED_FRESH_DAYS).
+AGENT_RECORD_DAYS = HOOKED_FRESH_DAYS

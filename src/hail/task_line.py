@@ -15,8 +15,7 @@ enough for the hook path: no re, json or dataclasses.
 
 from __future__ import annotations
 
-from hail import envelope, policy
-from hail.text import clip_value, printable_line
+from hail import policy
 
 _ENVELOPE = "[hail kind:"
 _DELIVERY = "hail: "
@@ -35,17 +34,43 @@ def task_line(prompt: str, limit: int = policy.TASK_LINE_MAX) -> str:
     text = without_escapes(prompt).lstrip()
     if text.startswith(_NOTIFICATION):
         return ""
+    head = text.split("\n", 1)[0]
     if text.startswith(_ENVELOPE):
         line = envelope_headline(text)
-    elif text.startswith(_DELIVERY) and _FRAMED in text.split("\n", 1)[0]:
+    elif text.startswith(_DELIVERY) and _FRAMED in head:
         line = delivered_headline(text)
+    elif head.isprintable() and head.strip():
+        # A person's first line as they typed it, the common case: already one safe line, so the
+        # prompt hook loads no more to clip it.
+        return _clip(head.strip(), limit)
     else:
         line = first_line(text)
-    return clip_value(printable_line(line), limit)
+    return safe_line(line, limit)
+
+
+def safe_line(line: str, limit: int) -> str:
+    """`line` as one printable line (`text.printable_line`), clipped to `limit` characters."""
+    from hail.text import printable_line
+
+    return _clip(printable_line(line), limit)
+
+
+def _clip(line: str, limit: int) -> str:
+    """At most `limit` characters, the last one `…` when cut (as `text.clip_value` cuts)."""
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def from_headline(headline: str, limit: int = policy.TASK_LINE_MAX) -> str:
+    """The task line of a turn that a delivered message started (Claude Code's waiter wakes its
+    session with a `<task-notification>`, opencode's plugin with no text): its headline, as one
+    safe line of at most `limit` characters."""
+    return safe_line(without_escapes(headline), limit)
 
 
 def first_line(text: str) -> str:
     """The first line that holds more than blanks and controls."""
+    from hail.text import printable_line
+
     for line in text.splitlines():
         if printable_line(line):
             return line
@@ -58,7 +83,9 @@ def envelope_headline(text: str) -> str:
     _, sep, headline = line.partition("] ")
     if not sep:
         return ""
-    return headline.removesuffix(envelope.FETCH_HINT)
+    from hail.envelope import FETCH_HINT  # only for an envelope: the hook path's prompts skip it
+
+    return headline.removesuffix(FETCH_HINT)
 
 
 def delivered_headline(text: str) -> str:

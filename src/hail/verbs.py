@@ -92,7 +92,7 @@ def _listen(call: Call) -> int:
         raise UsageError(f"listen needs --format claude (it is a hook){PARSER_TAIL}")
     from hail.hooks.listen import listen
 
-    return listen()
+    return listen(call.text("format") or "")
 
 
 def _brief(call: Call) -> int:

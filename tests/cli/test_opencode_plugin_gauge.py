@@ -90,7 +90,10 @@ const client = {
 const hooks = await Hail({ client, directory: process.env.SEAT_DIR })
 for (const step of steps) {
   if (step.params) await hooks["chat.params"](step.params, {})
-  else {
+  else if (step.chat) {
+    const parts = [{ type: "text", text: step.chat, id: "prt_1" }]
+    await hooks["chat.message"]({ sessionID: "ses_1" }, { parts, message: { id: "msg_p" } })
+  } else {
     stored.set(step.event.properties.info.id, step.event.properties.info)
     await hooks.event(step)
   }
@@ -179,5 +182,21 @@ def test_totals_opencode_could_not_list_are_left_out_and_listed_at_the_next_repl
     try:
         text = driver.record(mailbox).read_text()
         assert "input: 3301\n" in text and "replies: 3\n" in text, text
+    finally:
+        driver.end()
+
+
+def test_the_prompt_hook_records_the_task_line_and_the_plugins_record_as_its_file(
+    world: World, tmp_path: Path
+) -> None:
+    """docs/gauge.md "The agent record": the plugin names its gauge record in every payload."""
+    assert world.run("whoami", cwd="worker").returncode == 0
+    mailbox = world.state / "seats" / "worker"
+    driver = Driver(world, tmp_path, [STEPS[0], updated(FIRST), {"chat": "tidy the docs\nall"}])
+    try:
+        path = driver.record(mailbox)
+        agent = (world.state / "presence" / "agent-ses_1").read_text()
+        assert f"file: {path}\n" in agent and "task: tidy the docs\n" in agent, agent
+        assert "agent: opencode\n" in agent and "mailbox: worker\n" in agent
     finally:
         driver.end()

@@ -113,6 +113,8 @@ class _Run:
             claim_within_budget(ctx.store.mailbox(name), "injected", self.claims)
         for path in self.claims.refused:
             protocol.log_error(ctx.store, "deliver", not_yours(path))
+        if self.fmt is not None and self.event == "UserPromptSubmit" and not ctx.in_tool_call:
+            _note_agent(ctx, self.fmt, self.mailboxes[0], self.payload.data, self.claims)
         if not self.claims.taken:
             return ""
         return self._output(render(self.claims, self.payload.prompt()))
@@ -214,5 +216,26 @@ def _note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes
         return
     try:
         note(ctx, mailbox, event, payload)
+    except Exception as exc:
+        protocol.log_error(ctx.store, "deliver", exc)
+
+
+def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims) -> None:
+    """Record what the agent is on and where its figures are (`store/presence/agent.py`): the
+    prompt's task line, else the headline of the first message this hook delivers (a wake's prompt
+    says nothing of its task) [docs/gauge.md "The agent record"]; a failure is logged, and the mail
+    is delivered as before."""
+    delivered = claims.taken[0].msg.headline if claims.taken else ""
+    try:
+        from hail.store.presence.agent import note
+
+        note(
+            ctx,
+            registry.get(fmt),
+            mailbox,
+            lambda key: protocol.string_of(payload, key),
+            prompt=protocol.prompt_of(payload) or "",
+            delivered=delivered,
+        )
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)

@@ -21,6 +21,9 @@ const GAUGE = "gauge-opencode-"
 // The mailboxes whose directories this plugin watches. Every hook payload says whether it watches
 // any, so a send says "woken by its plugin" only when a plugin that watches ran lately.
 const watching = new Set()
+// Where this process's gauge record goes, once hail named the pane's mailbox: every hook payload
+// names it (`gauge_path`), so the prompt hook's agent record points the gauge at it.
+let gaugePath = ""
 
 function run(args, payload, cwd) {
   return new Promise((resolve) => {
@@ -46,7 +49,9 @@ function run(args, payload, cwd) {
     })
     child.stdin.on("error", () => {})
     child.stdin.end(
-      payload === undefined ? "" : JSON.stringify({ ...payload, watching: watching.size > 0 }),
+      payload === undefined
+        ? ""
+        : JSON.stringify({ ...payload, watching: watching.size > 0, gauge_path: gaugePath }),
     )
   })
 }
@@ -118,7 +123,9 @@ export const Hail = async ({ client, directory }) => {
     }
     const seats = who?.seats
     const names = who?.mailboxes
-    located(typeof seats === "string" && typeof who?.mailbox === "string" ? join(seats, who.mailbox) : "")
+    const dir = typeof seats === "string" && typeof who?.mailbox === "string" ? join(seats, who.mailbox) : ""
+    if (dir) gaugePath = join(dir, GAUGE + process.pid)
+    located(dir)
     if (typeof seats !== "string" || !Array.isArray(names)) return
     try {
       watch(seats, (_kind, name) => {
