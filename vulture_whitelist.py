@@ -36,7 +36,6 @@ ClaudeReader
 CodexReader
 GeminiReader
 OpencodeReader
-# The gauge's entry points for hail seats and hail watch, and the prompt hook's task line: wired in
-# by the integration that records where each agent's figures are (docs/gauge.md "Integration").
-record_path
-task_line
+# A seat row read back from another machine's `hail seats` (seat_rows.row_from_json): the far side
+# of `seats @<host>` sends the rows as data once the remote package carries them.
+row_from_json

@@ -25,7 +25,8 @@ CONFIG_NAME = "config.toml"
 #: The keys of a model's price, in USD per million tokens; the first two are required.
 PRICE_KEYS = ("input", "output", "cache_read", "cache_write")
 _GAUGE_KEYS = ("windows", "prices")
-_FIX = 'fix it or move it aside (docs/gauge.md "Config")'
+#: The fix every refusal ends with.
+FIX = 'fix it or move it aside (docs/gauge.md "Config")'
 
 
 class Price:
@@ -77,8 +78,36 @@ def load(env: Mapping[str, str]) -> Config:
     try:
         text = _read(path)
     except (OSError, UnicodeDecodeError) as e:
-        raise StateError(f"{path} cannot be read ({e}); {_FIX}") from e
+        raise StateError(f"{path} cannot be read ({e}); {FIX}") from e
     return Config(path) if text is None else parse(text, path)
+
+
+class Followed:
+    """The person's config as a look that repeats keeps it (`hail watch`): read once, again only
+    when the file's mtime or size changed, never while there is none. `config` is None while the
+    file is refused, and `refused` then says why, with the fix."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self.path = config_path(env)
+        self.env = env
+        self.config: Config | None = Config(self.path)
+        self.refused = ""
+        self._stamp: tuple[int, int] | None = None
+
+    def look(self) -> Config | None:
+        """The config now: one stat when it did not change."""
+        try:
+            st = os.stat(self.path)
+            stamp: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None
+        if stamp != self._stamp:
+            self._stamp = stamp
+            try:
+                self.config, self.refused = load(self.env), ""
+            except StateError as e:
+                self.config, self.refused = None, e.message
+        return self.config
 
 
 def _read(path: str) -> str | None:
@@ -107,7 +136,7 @@ def parse(text: str, path: str) -> Config:
     try:
         doc = tomlkit.parse(text).unwrap()
     except tomlkit.exceptions.ParseError as e:
-        raise StateError(f"{path} is not TOML: {e}; {_FIX}") from e
+        raise StateError(f"{path} is not TOML: {e}; {FIX}") from e
     _only(doc, ("gauge",), path, "")
     gauge = _table(doc.get("gauge", {}), path, "gauge")
     _only(gauge, _GAUGE_KEYS, path, "gauge.")
@@ -124,13 +153,13 @@ def _only(table: Mapping[str, object], known: tuple[str, ...], path: str, prefix
     unknown = sorted(set(table) - set(known))
     if unknown:
         raise StateError(
-            f"{path}: unknown key {prefix}{unknown[0]} (known: {', '.join(known)}); {_FIX}"
+            f"{path}: unknown key {prefix}{unknown[0]} (known: {', '.join(known)}); {FIX}"
         )
 
 
 def _table(value: object, path: str, name: str) -> dict[str, object]:
     if not isinstance(value, dict):
-        raise StateError(f"{path}: {name} is not a table; {_FIX}")
+        raise StateError(f"{path}: {name} is not a table; {FIX}")
     return value
 
 
@@ -144,7 +173,7 @@ def _number(value: object) -> float | None:
 def _window(value: object, path: str, model: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise StateError(
-            f"{path}: gauge.windows.{model} is {value!r}, not a whole number of tokens; {_FIX}"
+            f"{path}: gauge.windows.{model} is {value!r}, not a whole number of tokens; {FIX}"
         )
     return value
 
@@ -157,14 +186,14 @@ def _price(value: object, path: str, model: str) -> Price:
     for key in PRICE_KEYS:
         if key not in table:
             if key in PRICE_KEYS[:2]:
-                raise StateError(f"{path}: {name} has no {key} price; {_FIX}")
+                raise StateError(f"{path}: {name} has no {key} price; {FIX}")
             rates[key] = None
             continue
         rate = _number(table[key])
         if rate is None:
             raise StateError(
                 f"{path}: {name}.{key} is {table[key]!r}, not a price in USD per million "
-                f"tokens; {_FIX}"
+                f"tokens; {FIX}"
             )
         rates[key] = rate
     input_rate, output_rate = rates["input"], rates["output"]

@@ -242,3 +242,27 @@ AGENT_MODEL_MAX = 200
 #: a pane that closed) is removed by the next new session's record: as old as a hook mark that no
 #: longer counts as live (HOOKED_FRESH_DAYS).
 AGENT_RECORD_DAYS = HOOKED_FRESH_DAYS
+#: A record written up to this long before its agent's process started still counts as that
+#: agent's: the start is known to the second (`/proc`'s boot time, `ps`), and Claude Code's waiter
+#: records its SessionStart within a second of the start.
+AGENT_START_SLACK_SECONDS = 1.0
+
+# --- When each client compacts its context [docs/gauge.md "Compaction"] ---------------------------
+#: Claude Code 2.1.332 compacts once a call's tokens reach the window less the model's output
+#: reserve (its max output, at most 20,000) and a 13,000-token buffer; it warns 20,000 before.
+CLAUDE_COMPACT_RESERVE = 33_000
+#: Codex compacts at 9/10 of the model's whole window, of which its rollout reports 95% as
+#: `model_context_window` (gpt-5.5: 244,800 of 272,000; 258,400 reported): 90/95 of that.
+CODEX_COMPACT_SHARE = 90 / 95
+#: Gemini CLI 0.61.0 compresses its history once the last prompt reaches half of the model's window
+#: (`DEFAULT_COMPRESSION_TOKEN_THRESHOLD`, unless the person's `model.compressionThreshold` says
+#: otherwise).
+GEMINI_COMPRESS_SHARE = 0.5
+#: opencode 1.18.33 compacts once a reply's tokens reach the window less the model's output
+#: limit, at most 32,000 (`OUTPUT_TOKEN_MAX`): the largest reserve, so a warning never comes late.
+OPENCODE_COMPACT_RESERVE = 32_000
+#: An agent within this many tokens of its client's compaction point is about to compact (a
+#: trouble of `hail watch` and doctor): Claude Code's own warning starts this far before it.
+COMPACT_SOON_TOKENS = 20_000
+#: `hail watch` colours a gauge once its context passes this share of the compaction point.
+GAUGE_NEAR_SHARE = 0.75

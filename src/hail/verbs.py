@@ -148,10 +148,17 @@ def _seats(call: Call) -> int:
     if seat is not None and seat.startswith("@"):
         from hail.commands import remote
 
+        if call.flag("json"):
+            from hail.errors import UsageError
+
+            raise UsageError(
+                "seats @<host> --json: another machine's seats come as its table for now;"
+                " run hail seats --json on that machine"
+            )
         return remote.seats(_ctx(), _host(seat[1:]))
     from hail.commands import panes
 
-    return panes.seats(_ctx(), seat)
+    return panes.seats(_ctx(), seat, as_json=call.flag("json"))
 
 
 def _host(text: str) -> str:

@@ -186,6 +186,11 @@ class Figure:
     def __repr__(self) -> str:
         return f"Figure({self.value!r}, {self.source or self.why!r})"
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Figure) and self.as_json() == other.as_json()
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, like a dict
+
     def as_json(self) -> dict[str, object]:
         if self.value is None:
             return {"value": None, "unknown": self.why}
@@ -199,9 +204,10 @@ def unknown(why: str) -> Figure:
 class Gauge:
     """An agent's figures: tokens in context now (the newest call's whole input), the window,
     tokens spent this session, the session's cost in USD; the model of the newest call; how many
-    bytes of the file were read."""
+    bytes of the file were read; the context at which its client compacts (None without a window)
+    [docs/gauge.md "Compaction"]."""
 
-    __slots__ = ("bytes_read", "context", "cost", "model", "spent", "window")
+    __slots__ = ("bytes_read", "compacts_at", "context", "cost", "model", "spent", "window")
 
     def __init__(
         self,
@@ -211,6 +217,7 @@ class Gauge:
         cost: Figure,
         model: str = "",
         bytes_read: int = 0,
+        compacts_at: int | None = None,
     ) -> None:
         self.context = context
         self.window = window
@@ -218,6 +225,16 @@ class Gauge:
         self.cost = cost
         self.model = model
         self.bytes_read = bytes_read
+        self.compacts_at = compacts_at
+
+    def __repr__(self) -> str:
+        return f"Gauge({self.context!r}, {self.window!r})"
+
+    def __eq__(self, other: object) -> bool:
+        """The same figures shown (how much was read to find them is no figure)."""
+        return isinstance(other, Gauge) and self.as_json() == other.as_json()
+
+    __hash__ = None  # type: ignore[assignment]  # compared by value, like a dict
 
     def percent(self) -> float | None:
         """The share of the window in context now, in percent; None unless both are known."""
@@ -236,7 +253,55 @@ class Gauge:
             "percent": None if percent is None else round(percent, 1),
             "spent": self.spent.as_json(),
             "cost": self.cost.as_json(),
+            "compacts_at": self.compacts_at,
         }
+
+
+#: The longest source, reason or model another machine's gauge may name (a model name's bound).
+_FAR_TEXT_MAX = 200
+
+
+def gauge_from_json(data: object) -> Gauge:
+    """A gauge as another machine's `Gauge.as_json` gave it, every value checked (a figure a number
+    or null with its reason, each text one printable line of bounded length); ValueError for
+    anything else. The share of the window is made again from the figures, not taken."""
+    if not isinstance(data, dict):
+        raise ValueError("a gauge is an object")
+    compacts_at = data.get("compacts_at")
+    if compacts_at is not None and (not _is_count(compacts_at)):
+        raise ValueError(f"compacts_at is no count: {compacts_at!r}")
+    model = data.get("model")
+    return Gauge(
+        _figure_from_json(data.get("context")),
+        _figure_from_json(data.get("window")),
+        _figure_from_json(data.get("spent")),
+        _figure_from_json(data.get("cost")),
+        "" if model is None else far_text(model),
+        0,
+        compacts_at,
+    )
+
+
+def _figure_from_json(data: object) -> Figure:
+    if not isinstance(data, dict):
+        raise ValueError("a figure is an object")
+    value = data.get("value")
+    if value is None:
+        return unknown(far_text(data.get("unknown")))
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value < 1e18:
+        raise ValueError(f"a figure's value is no number: {value!r}")
+    return Figure(value, far_text(data.get("source")))
+
+
+def far_text(value: object) -> str:
+    """A text another machine sent: a string, one printable line, at most _FAR_TEXT_MAX long."""
+    if not isinstance(value, str) or len(value) > _FAR_TEXT_MAX or not value.isprintable():
+        raise ValueError(f"not one printable line of at most {_FAR_TEXT_MAX}: {value!r}")
+    return value
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 class Reader:
@@ -254,6 +319,13 @@ class Reader:
     #: Whether the client's file states the window (then a missing one is the file's, not the
     #: model's, to give).
     window_in_file = False
+    #: What compacts the session at a point of the person's choosing, typed in its client.
+    compact_command = "/compact"
+
+    def compacts_at(self, window: int) -> int | None:
+        """The context, in tokens, at which the client compacts a session whose window is `window`
+        (docs/gauge.md "Compaction"); None when hail does not know its rule."""
+        return None
 
     def reading(self, where: Where) -> Reading:
         """What the client's file at `where` says; reads at most `policy.GAUGE_READ_MAX` bytes."""
@@ -271,13 +343,15 @@ class Reader:
         """The figures of the agent whose client writes at `where`, with the person's config."""
         reading = self.reading(where)
         model = reading.model or where.model
+        window = self._window(reading, model, where, config)
         return Gauge(
             self._context(reading),
-            self._window(reading, model, where, config),
+            window,
             self._spent(reading),
             self._cost(reading, config),
             model,
             reading.bytes_read,
+            None if window.value is None else self.compacts_at(int(window.value)),
         )
 
     def _context(self, reading: Reading) -> Figure:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from contextlib import closing
 
+from hail import policy
 from hail.gauge.base import (
     COMPACTED,
     Call,
@@ -155,6 +156,9 @@ def is_compaction(line: bytes) -> bool:
 class ClaudeReader(Reader):
     name = "claude"
     source = "transcript"
+
+    def compacts_at(self, window: int) -> int | None:
+        return max(0, window - policy.CLAUDE_COMPACT_RESERVE)
 
     def reading(self, where: Where) -> Reading:
         tail = Tail(where.path)

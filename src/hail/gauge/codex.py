@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from contextlib import closing
 
+from hail import policy
 from hail.gauge.base import (
     NO_CALL,
     NOT_IN_TAIL,
@@ -68,6 +69,9 @@ class CodexReader(Reader):
     name = "codex"
     source = "rollout"
     window_in_file = True
+
+    def compacts_at(self, window: int) -> int | None:
+        return int(window * policy.CODEX_COMPACT_SHARE)
 
     def reading(self, where: Where) -> Reading:
         tail = Tail(where.path)

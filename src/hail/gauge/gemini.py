@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from contextlib import closing
 
+from hail import policy
 from hail.gauge.base import (
     NOT_IN_TAIL,
     Call,
@@ -147,6 +148,10 @@ class GeminiReader(Reader):
     name = "gemini"
     source = "session-file"
     table_source = "gemini-cli-table"
+    compact_command = "/compress"
+
+    def compacts_at(self, window: int) -> int | None:
+        return int(window * policy.GEMINI_COMPRESS_SHARE)
 
     def reading(self, where: Where) -> Reading:
         tail = Tail(where.path)

@@ -78,6 +78,9 @@ class OpencodeReader(Reader):
     source = "plugin-record"
     window_in_file = True
 
+    def compacts_at(self, window: int) -> int | None:
+        return max(0, window - policy.OPENCODE_COMPACT_RESERVE)
+
     session_unknown = NOT_RECORDED
 
     def reading(self, where: Where) -> Reading:
