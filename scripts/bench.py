@@ -33,6 +33,9 @@ Modes:
   --gauge    the context gauges of 30 agents whose files are 50 MB each, read in one process,
              against reading none, median of --runs (20): scripts/bench_gauge.py
              (docs/performance.md "The context gauge").
+  --seats    `hail seats`, `hail watch --once` and one watch refresh with 30 agent panes whose
+             files are 50 MB each, on a scratch tmux server; with --before REV also hail at that
+             revision: scripts/bench_seats.py (docs/performance.md "The context gauge").
 """
 
 from __future__ import annotations
@@ -1407,6 +1410,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     mode.add_argument("--remote", action="store_true", help="a send over localhost ssh")
     mode.add_argument("--gauge", action="store_true", help="30 agents' gauges, 50 MB files")
     mode.add_argument(
+        "--seats", action="store_true", help="hail seats and a watch refresh, 30 agents, 50 MB"
+    )
+    mode.add_argument(
         "--validate", action="store_true", help="run every case once and check its output"
     )
     p.add_argument("--hail", help="the hail entry point (default: beside this interpreter)")
@@ -1415,6 +1421,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--top", type=int, default=12, help="imports shown per case with --imports")
     p.add_argument("--large", action="store_true", help="with --imports or --validate: large too")
     p.add_argument("--cache", type=Path, help="where the large state is cached (default: tmp)")
+    p.add_argument("--before", metavar="REV", help="with --seats: also hail at this git revision")
     p.add_argument("--sessions", type=int, default=WAITER_SESSIONS, help="waiters with --waiter")
     p.add_argument(
         "--seconds", type=float, default=WAITER_SECONDS, help="how long --waiter lets them sleep"
@@ -1441,6 +1448,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         import bench_gauge
 
         return bench_gauge.run(args.python or interpreter_of(hail), args.runs or bench_gauge.RUNS)
+    if args.seats:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_seats
+
+        python = args.python or interpreter_of(hail)
+        return bench_seats.run(python, args.runs or bench_seats.RUNS, args.before)
     python = args.python or interpreter_of(hail)
     runs = args.runs or (CHECK_RUNS if args.check else FULL_RUNS if args.full else DEFAULT_RUNS)
     if args.check and runs < CHECK_RUNS:

@@ -2,7 +2,10 @@
 prompt whose answer takes two model calls (a tool call, then the answer), the figures hail's
 reader reads back: the *last* call's tokens in context, the window and its share, and opencode's
 cost. The fakes report distinct usage for every call (`fake_http.usage_for`), so an earlier
-call's figure, or the session's, cannot pass for the last one's.
+call's figure, or the session's, cannot pass for the last one's. `hail seats --json` and `hail
+watch --json` then show those figures for the agent's pane, found through the agent record its
+hooks wrote, with the person's prompt as its task line; after a send wakes it, the waking
+message's headline.
 
 Where to look is found as the integration will find it: Claude Code, Codex and Gemini CLI name
 their file in every hook payload (`transcript_path`, read here from the probe hook's log, with the
@@ -11,7 +14,9 @@ model SessionStart names); opencode's is the record hail's plugin writes in the 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,7 +78,9 @@ def opencode_cost(turns: list[JSON]) -> float:
 
 
 @pytest.mark.parametrize("kind", ["claude", "codex-daemon", "gemini", "opencode"])
-def test_the_gauge_reads_the_last_calls_context_and_the_window(world: World, kind: str) -> None:
+def test_the_last_calls_context_and_the_window_and_the_task_line_in_seats_and_watch(
+    world: World, kind: str
+) -> None:
     client = kind.removesuffix("-daemon")
     agent = world.start(client, daemon=kind == "codex-daemon")
     fake = world.fake_for(agent)
@@ -107,3 +114,52 @@ def test_the_gauge_reads_the_last_calls_context_and_the_window(world: World, kin
         assert gauge.cost.value is None, "no price was given: hail invents none"
         assert gauge.spent.value == spent, "the session's calls, each once"
     assert Path(where.path).exists()
+    shown = shown_agent(world, agent, last["context"])
+    assert shown["task"] == two_calls(world, client), "the person's prompt"
+    figures = shown["gauge"]
+    assert figures["context"] == {"value": last["context"], "source": reader(client).source}
+    assert figures["window"] == {"value": window, "source": source}
+    assert figures["percent"] == round(100 * last["context"] / window, 1)
+    if client == "opencode":
+        assert figures["cost"]["value"] == pytest.approx(opencode_cost(turns), rel=1e-6)
+    headline = "GAUGE: the woken turn's task"
+    assert world.send("worker", headline).rc in (0, 5)
+    agent.wait_stops(2, timeout=90)
+    eventually(lambda: task_of(world, agent, headline), "the waking message's headline", 15)
+
+
+Shown = dict[str, Any]
+
+
+def agents_of(world: World, verb: str) -> list[Shown]:
+    """The agents `hail <verb> --json` shows in the worker's rows."""
+    run = world.hail([verb, "--json"])
+    assert run.rc == 0, run.err
+    rows = json.loads(run.out)["seats"]
+    return [a for r in rows if r["mailbox"] == "worker" for a in r["agents"]]
+
+
+def shown_agent(world: World, agent: Agent, context: int) -> Shown:
+    """The agent as `hail seats --json` and `hail watch --json` both show it, once they show the
+    last call's context (the two agree: one row builder)."""
+
+    def both() -> Shown | None:
+        seen = [
+            next((a for a in agents_of(world, verb) if a["pane"] == agent.pane), None)
+            for verb in ("seats", "watch")
+        ]
+        shows = [a is not None and a["gauge"] and a["gauge"]["context"]["value"] for a in seen]
+        if shows != [context, context]:
+            return None
+        assert seen[0] == seen[1], seen
+        return seen[0]
+
+    try:
+        return eventually(both, "seats and watch show the last call's context", timeout=15)
+    except AssertionError:
+        raise AssertionError(f"{agents_of(world, 'seats')}\n{world.report()}") from None
+
+
+def task_of(world: World, agent: Agent, task: str) -> Shown | None:
+    found = [a for a in agents_of(world, "seats") if a["pane"] == agent.pane]
+    return found[0] if found and found[0]["task"] == task else None
