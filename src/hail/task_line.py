@@ -9,8 +9,11 @@ own (Claude Code's `<task-notification>`) says nothing of the task: "".
 
 The line is one safe line: terminal escapes (`ESC [ … m`, OSC titles) are dropped with their
 parameters, then every control and format character (bidi overrides, zero-width characters) as
-`text.one_line` drops them, and it is clipped to `policy.TASK_LINE_MAX` characters. Pure, and cheap
-enough for the hook path: no re, json or dataclasses.
+`text.one_line` drops them, and it is clipped to `policy.TASK_LINE_MAX` characters.
+
+The same reading tells a person's prompt from hail's own (`is_persons`, docs/conversations.md
+"Person prompts"), which the prompt hook asks first: one module of the hook path reads prompts.
+Pure, and cheap enough for the hook path: no re, json or dataclasses.
 """
 
 from __future__ import annotations
@@ -26,6 +29,18 @@ _CSI = "\x9b"
 _OSC = "\x9d"
 _ST = "\x9c"
 _BEL = "\x07"
+
+
+def is_persons(prompt: str) -> bool:
+    """Whether a person typed `prompt`: not an envelope hail typed, not hail's delivered text taken
+    as a prompt (Gemini CLI runs BeforeAgent again for an AfterAgent block's text; opencode's
+    plugin wakes a session with it), not a turn the client started itself (Claude Code's
+    `<task-notification>`, which hail's waiter's wake starts too), and not empty. Only its start
+    matters; the text is never read from the pane."""
+    text = prompt.lstrip(" ")
+    if not text or text.startswith((_ENVELOPE, _NOTIFICATION)):
+        return False
+    return not (text.startswith(_DELIVERY) and _FRAMED in text.split("\n", 1)[0])
 
 
 def task_line(prompt: str, limit: int = policy.TASK_LINE_MAX) -> str:

@@ -63,12 +63,14 @@ class Payload:
         return b'"watching":true' in self.data
 
     def person_prompted(self) -> bool:
-        """Whether a person typed the prompt, not an envelope hail typed."""
+        """Whether a person typed the prompt, not an envelope hail typed [docs/conversations.md
+        "Person prompts"]; the prompt is decoded by hand (`protocol.prompt_of`: no json)."""
         if self.event != "UserPromptSubmit" or not self.data:
             return False
-        from hail.hooks.person import person_prompted
+        from hail.task_line import is_persons
 
-        return person_prompted(self.data) is True
+        prompt = protocol.prompt_of(self.data)
+        return prompt is not None and is_persons(prompt)
 
     def prompt(self) -> str:
         """The prompt being submitted; "" on any other event, or when the payload holds none."""

@@ -87,8 +87,8 @@ def is_session_id(text: str) -> bool:
 
 
 def directory(store: Store) -> str:
-    """`presence/`, as `presence/base.directory` names it: that module is loaded only to list the
-    records, so a prompt's hook costs one import less."""
+    """`presence/`, as `presence/base.directory` names it: the prompt hook loads no more than this
+    module to keep its record."""
     return os.path.join(store.root, "presence")
 
 
@@ -118,9 +118,9 @@ def read_record(path: str) -> AgentRecord | None:
 
 def records(store: Store) -> list[AgentRecord]:
     """Every agent record, newest first."""
-    from hail.store.presence import base
-
-    found = [read_record(path) for path in base.names(store, PREFIX)]
+    where = directory(store)
+    names = [n for n in fs.list_names(where) if n.startswith(PREFIX)]
+    found = [read_record(os.path.join(where, n)) for n in names]
     kept = [r for r in found if r is not None]
     kept.sort(key=lambda r: r.time, reverse=True)
     return kept
