@@ -12,6 +12,7 @@ too: `context_cell` (`46k 18%`), `gauge_level` (how near its compaction point an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from hail import diagnosis, ids, policy
 from hail.gauge.agents import AgentFigures, figures_from_json
@@ -21,6 +22,8 @@ from hail.text import clip_value, printable_line
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping, Sequence
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +87,8 @@ def build(
     mailbox or seat it holds); `route_of` an agent's route for a send to a row's mailbox (else
     each pane's own); `only` a seat whose rows alone are made."""
     by_name, looked, every = {b.name: b for b in boxes}, panes is not None, panes or ()
-    by_seat: dict[str, list[PaneRow]] = {}
-    for p in every:
-        if p.seat is not None:
-            by_seat.setdefault(p.seat, []).append(p)
-    held = list(holds)
+    by_seat = _by_seat((p.seat, p) for p in every if p.seat is not None)
+    held = _by_seat((to.partition("@")[0], (i, to)) for i, to in holds)  # one lookup a row
     rows = []
     for name in sorted(set(by_name) | set(by_seat)):
         seat, _, pane = name.partition("@")
@@ -112,7 +112,7 @@ def build(
                 hooks=diagnosis.hooks_state(box.hooked, now),
                 unread=box.unread,
                 hooked=box.hooked,
-                holds=tuple(i for i, to in held if _holds_on(to, name, seat, pane)),
+                holds=tuple(i for i, to in held.get(seat, ()) if _holds_on(to, name, seat, pane)),
                 root=box.root,
                 root_gone=box.root_gone,
                 looked=looked,
@@ -120,6 +120,13 @@ def build(
             )
         )
     return tuple(rows)
+
+
+def _by_seat(pairs: Iterable[tuple[str, T]]) -> dict[str, list[T]]:
+    grouped: dict[str, list[T]] = {}
+    for seat, item in pairs:
+        grouped.setdefault(seat, []).append(item)
+    return grouped
 
 
 def _holds_on(to: str, name: str, seat: str, pane: str) -> bool:

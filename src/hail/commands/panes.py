@@ -44,7 +44,7 @@ def seats(ctx: Ctx, seat: str | None, *, as_json: bool = False) -> int:
     """Every mailbox and every seat a pane sits in: agents and their state, route, unread count,
     hook age, root, and each agent's context gauge and task line; `as_json`, the same as JSON."""
     now = ctx.now()
-    rows = seat_rows(ctx, seat, now)
+    rows = seat_rows(ctx, seat, now, holds=as_json)  # the table shows no holds: none read for it
     if as_json:
         import json
 
@@ -71,10 +71,11 @@ def seats_json(rows: tuple[SeatRow, ...], now: float) -> dict[str, object]:
     }
 
 
-def seat_rows(ctx: Ctx, seat: str | None, now: float) -> tuple[SeatRow, ...]:
+def seat_rows(ctx: Ctx, seat: str | None, now: float, *, holds: bool = True) -> tuple[SeatRow, ...]:
     """The rows `hail seats` shows (of `seat` alone, when given): the mailboxes and the panes
     looked at once, each agent's gauge read from its client's file (`gauge/agents.py`), the
-    person's config loaded once. What another machine's `seats @<host>` is answered with."""
+    person's config loaded once, and with `holds` the holds in effect on each. What another
+    machine's `seats @<host>` is answered with."""
     from hail.config import Followed
 
     tmux, panes = reach_or_none(ctx)
@@ -89,14 +90,15 @@ def seat_rows(ctx: Ctx, seat: str | None, now: float) -> tuple[SeatRow, ...]:
     if config.look() is None:
         note(f"{config.refused}; until then no context is shown")
     looks = None if panes is None else _pane_rows(ctx, tmux, panes, config)
-    holds = [(h.id, h.to) for h in records.read_holds(ctx.store.holds) if h.lapses_at() > now]
+    held = records.read_holds(ctx.store.holds) if holds else []
+    in_effect = [(h.id, h.to) for h in held if h.lapses_at() > now]
     by_id = {p.id: p for p in panes.panes} if panes is not None else {}
 
     def route_of(row: PaneRow, mailbox: str) -> str:
         return _route_cell(ctx, by_id[row.id], mailbox)
 
     boxes = [_box(ctx, name) for name in names]
-    return build(boxes, looks, now, holds=holds, route_of=route_of, only=seat or "")
+    return build(boxes, looks, now, holds=in_effect, route_of=route_of, only=seat or "")
 
 
 def _box(ctx: Ctx, name: str) -> Box:

@@ -171,8 +171,8 @@ def note(
         if not always and new.values() == old.values():
             return
     else:
+        fs.make_dirs(directory(ctx.store))
         _drop_replaced(ctx.store, new)
-    fs.make_dirs(directory(ctx.store))
     fs.write_atomic(path, new.text())
 
 
