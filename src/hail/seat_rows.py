@@ -194,7 +194,7 @@ def seats_cells(row: SeatRow, now: float, home: str | None) -> list[str]:
         str(row.unread),
         "-" if row.hooked is None else age(now - row.hooked),
         root_cell(row, home),
-        " ".join(context_cell(p.figures) for p in row.agents) or "-",
+        ", ".join(context_cell(p.figures) for p in row.agents) or "-",
         task_cell(row, SEATS_TASK_CHARS),
     ]
 

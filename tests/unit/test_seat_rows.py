@@ -51,7 +51,7 @@ def test_a_seat_row_lists_its_agents_and_a_sub_seat_its_own_pane() -> None:
     assert [p.id for p in sub.agents] == ["%2"] and (sub.route, sub.jump) == ("wake", "%2")
     assert (gone.agents, gone.sub_pane) == ((), "gone")
     cells = seat_rows.seats_cells(api, NOW, "/home/u")
-    assert cells[7:] == ["46k 23% 46k 23%", "fix the login | write docs"]
+    assert cells[7:] == ["46k 23%, 46k 23%", "fix the login | write docs"]
     assert seat_rows.seats_cells(gone, NOW, None)[1] == "(pane gone)"
 
 

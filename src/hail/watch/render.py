@@ -55,7 +55,7 @@ def seat_cells(row: SeatRow, now: float) -> list[str]:
     state = row.state if row.hooks == "live" else f"{row.state}, no hooks"
     hook = "-" if row.hooked is None else age(now - row.hooked)
     holds = " ".join(row.holds) or "-"
-    gauges = " ".join(gauge_cell(p.figures) for p in row.agents) or "-"
+    gauges = ", ".join(gauge_cell(p.figures) for p in row.agents) or "-"
     return [
         row.mailbox,
         agents,
