@@ -154,13 +154,65 @@ def test_mid_turn_it_wakes_nobody(world: World, waiters: Waiters) -> None:
 def test_a_newer_waiter_of_the_same_client_replaces_the_older(
     world: World, waiters: Waiters
 ) -> None:
-    client = waiters.client()
-    first = waiters.start(client.pid)
-    assert wait_until(lambda: waiters.listening(client.pid, first.pid), 10)
-    second = waiters.start(client.pid, STOP)
+    # This test's process stands in for Claude Code: both waiters are its children, as Claude
+    # Code's hooks are its own, so each is "a waiter of that client".
+    client = os.getpid()
+    first = waiters.start(client)
+    assert wait_until(lambda: waiters.listening(client, first.pid), 10)
+    second = waiters.start(client, STOP)
     assert ended(first, 5) == 0, "the older one ends quietly"
-    assert waiters.listening(client.pid, second.pid)
+    assert waiters.listening(client, second.pid)
     assert second.poll() is None
+
+
+def forge_listening(world: World, client: int, victim: int) -> None:
+    """A presence record of `client` naming `victim`, a process that is no waiter of it, as its
+    listening waiter (its start right, so only the waiter check can tell)."""
+    from hail.store import presence
+    from hail.store.store import Store
+
+    procs = hails_backend()
+    forged = presence.Waiter(
+        client, procs.start(client), victim, procs.start(victim), ["worker"], since=time.time()
+    )
+    presence.write_waiter(Store(str(world.state)), forged)
+
+
+def test_a_starting_waiter_never_signals_what_a_forged_record_names(
+    world: World, waiters: Waiters
+) -> None:
+    """The waiter a new one replaces is nudged only when it is a waiter of that client, the
+    question a send asks: a `sleep` named there would die of SIGUSR1."""
+    client = os.getpid()
+    victim = waiters.client()
+    forge_listening(world, client, victim.pid)
+
+    waiter = waiters.start(client)
+
+    assert wait_until(lambda: waiters.listening(client, waiter.pid), 10)
+    time.sleep(2 * policy.WAITER_CHECK_SECONDS)
+    assert victim.poll() is None, f"the named process got a signal (status {victim.returncode})"
+    assert waiter.poll() is None and waiters.listening(client, waiter.pid)
+
+
+def test_a_record_naming_a_live_non_waiter_does_not_end_the_waiter(
+    world: World, waiters: Waiters
+) -> None:
+    """A record that names a live process other than a waiter of this client as `listening` is no
+    newer waiter: the waiter takes its record back and goes on listening."""
+    client = os.getpid()
+    waiter = waiters.start(client)
+    assert wait_until(lambda: waiters.listening(client, waiter.pid), 10)
+    victim = waiters.client()
+
+    forge_listening(world, client, victim.pid)
+
+    assert wait_until(
+        lambda: waiters.listening(client, waiter.pid), 1 + 3 * policy.WAITER_CHECK_SECONDS
+    )
+    time.sleep(2 * policy.WAITER_CHECK_SECONDS)
+    assert waiter.poll() is None, "it still listens"
+    assert victim.poll() is None
 
 
 def test_it_ends_within_a_look_of_its_client_ending(world: World, waiters: Waiters) -> None:
