@@ -5,6 +5,7 @@ waiter and a send's signal can each be shown. Every waiter a test starts is ende
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -430,3 +431,53 @@ def test_the_waiters_benchmark_measures_both_process_backends() -> None:
     for backend in ("proc", "portable"):
         assert f"waiter (hail listen), {backend} backend: 1 sessions asleep" in proc.stdout
     assert proc.stdout.count("% of a core per session") == 2, proc.stdout
+
+
+#: A stand-in Claude Code that starts `n` waiters at once as its own children (as its hooks are),
+#: prints their pids and sleeps until it is killed.
+RACING_CLIENT = """\
+import json, os, subprocess, sys, time
+argv, n, payload = json.loads(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode()
+env = dict(os.environ, CLAUDE_PID=str(os.getpid()))
+kids = [
+    subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+    for _ in range(n)
+]
+for kid in kids:
+    kid.stdin.write(payload)
+    kid.stdin.close()
+print(" ".join(str(kid.pid) for kid in kids), flush=True)
+time.sleep(120)
+"""
+
+
+def test_ten_waiters_started_at_once_leave_one_and_none_once_their_client_dies(
+    world: World, waiters: Waiters
+) -> None:
+    """Ten waiters of one client racing for its record: one listens, the rest end; and none is
+    left a few looks after the client was killed."""
+    client = subprocess.Popen(
+        [sys.executable, "-c", RACING_CLIENT, json.dumps([hail_bin(), "listen", "--format",
+         "claude"]), "10", START],
+        cwd=world.root / "worker",
+        env={**world.env, **INTERACTIVE},
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    waiters.procs.append(client)
+    assert client.stdout is not None
+    pids = [int(p) for p in client.stdout.readline().split()]
+    assert len(pids) == 10
+
+    def listening() -> list[int]:
+        return [p for p in pids if alive(p)]
+
+    assert wait_until(lambda: len(listening()) == 1, 5 + 3 * policy.WAITER_CHECK_SECONDS)
+    (left,) = listening()
+    assert waiters.listening(client.pid, left)
+    time.sleep(2 * policy.WAITER_CHECK_SECONDS)
+    assert listening() == [left], "it stays the one"
+
+    client.kill()
+    client.wait()
+    assert wait_until(lambda: not listening(), 1 + 2 * policy.WAITER_CHECK_SECONDS), listening()
