@@ -43,11 +43,16 @@ def answer_in(data: bytes) -> tuple[Message | None, bytes]:
     """The answer in what the far command printed, and what came before it: the answer starts at
     the first line that begins `hail-peer: ` (a far shell's startup files may print first). None
     when no line does."""
-    head = f"{MARK}: ".encode()
-    at = 0 if data.startswith(head) else data.find(b"\n" + head) + 1
-    if at == 0 and not data.startswith(head):
+    if not holds_answer(data):
         return None, data
+    at = 0 if data.startswith(f"{MARK}: ".encode()) else data.find(f"\n{MARK}: ".encode()) + 1
     return parse(data[at:].decode("utf-8", "replace")), data[:at]
+
+
+def holds_answer(data: bytes) -> bool:
+    """Whether what the far command printed has an answer in it (`answer_in` would find one)."""
+    head = f"{MARK}: ".encode()
+    return data.startswith(head) or b"\n" + head in data
 
 
 def code_of(got: Message) -> int | None:

@@ -138,6 +138,23 @@ def test_noise_before_the_answer_is_skipped(world: World, far: FarSide) -> None:
     assert (world.state / "remote" / f"{id_of(sent.stdout)}.md").exists()
 
 
+def test_noise_then_a_dropped_connection_is_tried_again(world: World, far: FarSide) -> None:
+    """The far shell printed its banner, then the connection dropped (ssh's 255) before hail
+    answered: a drop like any other, so the send is tried again with the same id, and the far
+    side's answer to that decides."""
+    far.answer("send", "Welcome to box!\n", code=255, attempt=0)
+    duplicate = {"filed": "duplicate", "receipt": "delivered"}
+    far.answer("send", "Welcome to box!\n" + wire.answer(0, duplicate, wire.pack(["", ""])))
+
+    sent = world.run(f"worker@{HOST}", "ask", "once only")
+
+    assert sent.returncode == 0, sent.stderr
+    msg_id = id_of(sent.stdout)
+    assert "already holds" in sent.stderr and "filed once" in sent.stderr
+    assert [wire.read(r) is not None for r in far.requests("send")] == [True, True]
+    assert all(f"id: {msg_id}\n".encode() in r for r in far.requests("send"))
+
+
 @pytest.mark.parametrize(
     "said",
     [b"Welcome to box!\n", b"Welcome\nhail-peer 1\ncode: 0\n", b"\x00\xff" * 100],

@@ -24,9 +24,12 @@ for line in data.split(b"\\n"):
     if line.startswith(b"op: "):
         op = line[4:].decode()
 seen = os.path.join(here, "requests")
-n = len(os.listdir(seen))
-with open(os.path.join(seen, "%04d-%s" % (n, op)), "wb") as f:
+names = os.listdir(seen)
+attempt = sum(1 for name in names if name.endswith("-" + op))
+with open(os.path.join(seen, "%04d-%s" % (len(names), op)), "wb") as f:
     f.write(data)
+if os.path.exists(os.path.join(here, "%s@%d" % (op, attempt))):
+    op = "%s@%d" % (op, attempt)
 def read(name, default):
     try:
         with open(os.path.join(here, name), "rb") as f:
@@ -66,12 +69,22 @@ class FarSide:
     def env(self) -> dict[str, str]:
         return {"HAIL_SSH": str(self.program)}
 
-    def answer(self, op: str, text: str | bytes, *, code: int = 0, pause: float = 0) -> None:
-        """What the far side prints for `op`, its exit status and the pause before it."""
+    def answer(
+        self,
+        op: str,
+        text: str | bytes,
+        *,
+        code: int = 0,
+        pause: float = 0,
+        attempt: int | None = None,
+    ) -> None:
+        """What the far side prints for `op`, its exit status and the pause before it; for the
+        `attempt`th request of `op` only (0 the first) when given."""
+        name = op if attempt is None else f"{op}@{attempt}"
         data = text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text
-        (self.dir / op).write_bytes(data)
-        (self.dir / f"{op}.exit").write_text(str(code))
-        (self.dir / f"{op}.pause").write_text(str(pause))
+        (self.dir / name).write_bytes(data)
+        (self.dir / f"{name}.exit").write_text(str(code))
+        (self.dir / f"{name}.pause").write_text(str(pause))
 
     def stream(self, op: str, size: int, head: bytes = b"") -> None:
         """`head`, then `size` bytes of `x`, before `op`'s answer: an answer far past the cap,

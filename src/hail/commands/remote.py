@@ -493,16 +493,17 @@ def doctor(ctx: Ctx, host: str) -> int:
         emit(f"FIX  {e.message}")
         return 1
     took = time.monotonic() - start
+    version = clip_value(printable_line(got.get("version")), 40)  # far text, as all peer text
     rows = [
         ["ok", f"ssh reaches {host} ({took:.2f} s) and runs {program(ctx, host)} there"],
-        ["ok", f"hail {got.get('version')} there speaks peer protocol {wire.PROTOCOL}"],
+        ["ok", f"hail {version} there speaks peer protocol {wire.PROTOCOL}"],
     ]
     noise = wire.answer_in(outcome.out)[1].decode("utf-8", "replace")
     if noise.strip():
         rows.append(["note", _noise_line(host, noise)])
-    if got.get("version") != __version__:
+    if version != __version__:
         rows.append(["note", f"this machine runs hail {__version__}"])
-    far = got.get("host")
+    far = clip_value(printable_line(got.get("host")), 80)
     me = wire.own_host(ctx.env)
     rows.append(["ok", f"{host} calls itself {far}; this machine signs as {me}"])
     if far != host:

@@ -18,6 +18,7 @@ import time
 
 from hail import policy
 from hail.errors import HailError, StateError
+from hail.wire import holds_answer
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,8 +76,9 @@ class Outcome:
 
     @property
     def dropped(self) -> bool:
-        """ssh failed after it may have reached the far side: it cannot tell what ran there."""
-        return self.code == 255 and not self.out and not self.overflow
+        """ssh failed after it may have reached the far side, before an answer came (what did
+        come is a far shell's noise at most): it cannot tell what ran there."""
+        return self.code == 255 and not self.overflow and not holds_answer(self.out)
 
 
 def control_dir(env: Mapping[str, str]) -> str | None:
