@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 #: The protocol version both ends must speak; a far hail of another version refuses the request.
 PROTOCOL = "1"
 MARK = "hail-peer"
+#: The exit statuses a far hail answers with (`errors.py`: 0 to WAIT_CYCLE); an answer with any
+#: other `code:` is none of hail's.
+CODES = frozenset("0123456")
 
 
 def request(op: str, fields: Mapping[str, str], body: str = "") -> bytes:
@@ -34,6 +37,28 @@ def read(data: bytes) -> Message | None:
     if not text.startswith(f"{MARK}: "):
         return None
     return parse(text)
+
+
+def answer_in(data: bytes) -> tuple[Message | None, bytes]:
+    """The answer in what the far command printed, and what came before it: the answer starts at
+    the first line that begins `hail-peer: ` (a far shell's startup files may print first). None
+    when no line does."""
+    if not holds_answer(data):
+        return None, data
+    at = 0 if data.startswith(f"{MARK}: ".encode()) else data.find(f"\n{MARK}: ".encode()) + 1
+    return parse(data[at:].decode("utf-8", "replace")), data[:at]
+
+
+def holds_answer(data: bytes) -> bool:
+    """Whether what the far command printed has an answer in it (`answer_in` would find one)."""
+    head = f"{MARK}: ".encode()
+    return data.startswith(head) or b"\n" + head in data
+
+
+def code_of(got: Message) -> int | None:
+    """The answer's exit status, when it is one a far hail returns: one ASCII digit of CODES."""
+    code = got.get("code")
+    return int(code) if code in CODES else None
 
 
 def pack(texts: list[str]) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hail import wire
+from hail import policy, wire
 from hail.store.presence import waiter as waiter_records
 from hail.store.store import Store
 from tests.remote.conftest import Net
@@ -437,3 +437,53 @@ def test_inbox_does_not_wait_on_a_host_it_just_found_out_of_reach(net: Net) -> N
     receipt = net.alpha.hail("boss", "sent", ask_id, env=logged)
     assert len(calls.read_text().splitlines()) > 1, "sent asks all the same"
     assert "unreachable" in receipt.out + receipt.err, receipt
+
+
+def test_a_far_shell_that_prints_before_the_answer_still_files_once(net: Net) -> None:
+    """beta's `.bashrc` prints a line for every command ssh runs there: the send finds hail's
+    answer after it, says nothing of the noise, and `hail doctor beta` names it and its source."""
+    (net.beta.root / "home" / ".bashrc").write_text('echo "Welcome to beta, $USER"\n')
+    probe = subprocess.run(
+        ["ssh", "-F", str(net.configs["alpha"]), "beta", "true"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    if b"Welcome to beta" not in probe.stdout:
+        pytest.skip("the far login shell reads no ~/.bashrc for a command")
+
+    sent = net.alpha.hail("boss", "worker@beta", "ask", "past the banner?")
+
+    assert sent.rc == 0, sent
+    assert "Nothing was sent" not in sent.err and "Welcome" not in sent.err
+    assert net.beta.new_files("worker") == [f"{id_of(sent.out)}.md"]
+    doctor = net.alpha.hail("boss", "doctor", "beta")
+    assert doctor.rc == 0, doctor
+    assert "beta's shell prints before hail's answer: Welcome to beta" in doctor.out, doctor.out
+    assert "~/.bashrc" in doctor.out
+
+
+def test_a_connection_that_stops_answering_is_given_up_within_seconds(net: Net) -> None:
+    """The shared connection to beta goes dead under its master (beta's side of it stopped, as a
+    dropped link leaves it): ssh's keep-alives give it up within seconds, and the next send goes
+    over a new connection, where without them it waited out the whole call (a minute)."""
+    first = net.alpha.hail("boss", "worker@beta", "fyi", "--no-wake", "opens the connection")
+    assert first.rc == 5, first
+    assert net.sshd.masters(), "a shared connection is open"
+    listener = net.sshd.proc.pid if net.sshd.proc is not None else 0
+    stalled = [p for p in net.sshd.sessions() if p != listener]
+    assert stalled, "beta's side of the shared connection"
+    for pid in stalled:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        sent = net.alpha.hail("boss", "worker@beta", "fyi", "--no-wake", "after the stall")
+        took = time.monotonic() - started
+    finally:
+        for pid in stalled:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGCONT)
+    assert sent.rc == 5, sent
+    assert f"{id_of(sent.out)}.md" in net.beta.new_files("worker")
+    alive = policy.SSH_ALIVE_SECONDS * (policy.SSH_ALIVE_COUNT + 1)
+    assert took < alive + 2 * policy.SSH_CONNECT_TIMEOUT + 5, f"{took:.1f} s"

@@ -33,9 +33,11 @@ if TYPE_CHECKING:
         """How a wait reaches other machines (commands/remote.py, given by the caller: a wait
         on a local ask never loads it)."""
 
-        def fetch(self, ctx: Ctx, hosts: list[str]) -> None: ...
+        def fetch(self, ctx: Ctx, hosts: list[str], *, within: float) -> None: ...
 
-        def crossing(self, ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None: ...
+        def crossing(
+            self, ctx: Ctx, waiter: str, targets: list[str], *, within: float
+        ) -> tuple[str, str] | None: ...
 
     from hail.message import Message
 
@@ -97,7 +99,7 @@ def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | No
 
     if far is None or not any(remote.split_address(t)[1] for t in wait.targets):
         return
-    found = far().crossing(ctx, wait.waiter, wait.targets)
+    found = far().crossing(ctx, wait.waiter, wait.targets, within=wait.deadline - ctx.now())
     if found is None:
         return
     waits.stop(wait)
@@ -143,15 +145,18 @@ def wait_for(
 
 
 def _far_fetch(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None) -> Callable[[], None]:
-    """For asks to other machines: fetch the replies kept there, every REMOTE_FETCH_SECONDS."""
+    """For asks to other machines: fetch the replies kept there, every REMOTE_FETCH_SECONDS,
+    each fetch within what is left of the wait."""
     from hail.store import remote
 
     hosts = sorted({h for h in (remote.split_address(t)[1] for t in wait.targets) if h})
     last = [-policy.REMOTE_FETCH_SECONDS]
 
     def fetch() -> None:
-        if far is not None and hosts and time.monotonic() - last[0] >= policy.REMOTE_FETCH_SECONDS:
-            far().fetch(ctx, hosts)
+        left = wait.deadline - ctx.now()
+        due = time.monotonic() - last[0] >= policy.REMOTE_FETCH_SECONDS
+        if far is not None and hosts and due and left > 0:
+            far().fetch(ctx, hosts, within=left)
             last[0] = time.monotonic()
 
     return fetch

@@ -48,6 +48,10 @@ def captured(run: Callable[[], int]) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+#: Room an answer keeps for its own headers within PEER_MAX_BYTES.
+_ANSWER_HEADROOM = 4096
+
+
 def _refused(why: str) -> Answer:
     return 1, {"filed": "no"}, wire.pack(["", f"error: {why}\n"])
 
@@ -119,10 +123,17 @@ def _duplicate(ctx: Ctx, msg_id: str) -> Answer:
 
 
 def _status(ctx: Ctx, req: Message, host: str) -> Answer:
-    """Receipts of ids this machine holds, and the replies kept here for the asking machine."""
-    lines = [f"{i} {ctx.store.status(i).line()}" for i in req.get("ids").split()]
-    kept = [text for _, text in remote.held(ctx.store.root, host)] if is_host_name(host) else []
-    return 0, {}, wire.pack(["\n".join(lines), *kept])
+    """Receipts of ids this machine holds, and the replies kept here for the asking machine, the
+    oldest first as many as the answer's cap holds (the next fetch takes the rest)."""
+    lines = "\n".join(f"{i} {ctx.store.status(i).line()}" for i in req.get("ids").split())
+    room = policy.PEER_MAX_BYTES - _ANSWER_HEADROOM - len(lines.encode("utf-8", "surrogateescape"))
+    kept = []
+    for _, text in remote.held(ctx.store.root, host) if is_host_name(host) else []:
+        room -= len(text.encode("utf-8", "surrogateescape")) + len(str(len(text))) + 1
+        if room < 0:
+            break
+        kept.append(text)
+    return 0, {}, wire.pack([lines, *kept])
 
 
 def _ack(ctx: Ctx, req: Message, host: str) -> Answer:

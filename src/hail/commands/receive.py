@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         """How `sent` and `inbox` reach other machines (commands/remote.py, given by the verb)."""
 
         def statuses(
-            self, ctx: Ctx, msg_ids: list[str], *, quiet: bool = False
+            self, ctx: Ctx, msg_ids: list[str], *, quiet: bool = False, within: float = ...
         ) -> dict[str, str]: ...
 
         def fetch_open(self, ctx: Ctx) -> None: ...
@@ -114,14 +114,17 @@ class _FarWatch:
         self.watches = [w for w in watches if far and remote.sent(ctx.store.root, w.id)]
         self.asked = -policy.REMOTE_FETCH_SECONDS
 
-    def poll(self, ctx: Ctx) -> None:
+    def poll(self, ctx: Ctx, deadline: float) -> None:
+        """Ask the far machines again when REMOTE_FETCH_SECONDS passed, within what is left
+        before `deadline` (monotonic)."""
         waiting = [w for w in self.watches if not w.far_line]
-        if not waiting or self.far is None:
+        left = min(deadline - time.monotonic(), policy.REMOTE_LOOK_SECONDS)
+        if not waiting or self.far is None or left <= 0:
             return
         if time.monotonic() - self.asked < policy.REMOTE_FETCH_SECONDS:
             return
         self.asked = time.monotonic()
-        lines = self.far().statuses(ctx, [w.id for w in waiting], quiet=True)
+        lines = self.far().statuses(ctx, [w.id for w in waiting], quiet=True, within=left)
         for w in waiting:
             how = lines.get(w.id, "")
             if how.split(" ")[0] in ("injected", "read", "inline"):
@@ -138,7 +141,7 @@ def await_(
     afar = _FarWatch(ctx, watches, far)
     deadline = time.monotonic() + timeout
     while True:
-        afar.poll(ctx)
+        afar.poll(ctx, deadline)
         for w in watches:
             w.poll(ctx.store)
         got = [w.receipt is not None or bool(w.far_line) for w in watches]

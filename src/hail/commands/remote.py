@@ -20,6 +20,7 @@ from hail.message import Message, render
 from hail.output import emit, flush, note
 from hail.send.pipeline import Sent
 from hail.store import remote
+from hail.text import clip_value, printable_line
 from hail.transport import ssh
 
 TYPE_CHECKING = False
@@ -36,6 +37,11 @@ _PROGRAM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 
 class Dropped(StateError):
     """The connection dropped before the far side answered, on every attempt (exit 1)."""
+
+
+class Unreadable(Dropped):
+    """The far command may have run, but what came back is no answer of this protocol: as after
+    a drop, what ran there cannot be told from here (exit 1)."""
 
 
 class FarError(HailError):
@@ -63,37 +69,64 @@ def program(ctx: Ctx, host: str) -> str:
     return found
 
 
-def exchange(ctx: Ctx, host: str, op: str, fields: dict[str, str], body: str = "") -> Message:
-    """One request to `host` and its answer. Unreachable when it never got there; Dropped when it
-    may have (a send's retry with the same id files nothing twice)."""
-    data = wire.request(op, fields, body)
+def exchange(
+    ctx: Ctx, host: str, op: str, fields: dict[str, str], body: str = "", *, within: float
+) -> Message:
+    """One request to `host` and its answer, within `within` seconds (the caller's time).
+    Unreachable when it never got there; Dropped when it may have (a send's retry with the same
+    id files nothing twice); Unreadable when it got there and the answer is none of hail's."""
+    return _answer(host, _reach(ctx, host, wire.request(op, fields, body), within))
+
+
+def _reach(ctx: Ctx, host: str, data: bytes, within: float) -> ssh.Outcome:
+    """What the far command printed for `data`, tried again once when the connection dropped."""
+    import time
+
     far = program(ctx, host)
+    deadline = time.monotonic() + within
+    if within <= 0:
+        raise Dropped(f"no time was left to ask {host}")
     maybe = False
     for _ in range(policy.SSH_ATTEMPTS):
-        outcome = ssh.call(ctx.env, host, far, data)
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        outcome = ssh.call(ctx.env, host, far, data, left)
+        if outcome.overflow:
+            raise Unreadable(
+                f"{host} answered with more than {policy.PEER_MAX_BYTES + policy.PEER_NOISE_BYTES}"
+                " bytes, more than the peer protocol allows"
+            )
         refused = ssh.refusal(host, outcome)
         if refused is not None and not maybe:
             raise refused
         if refused is None and not outcome.dropped:
-            return _answer(host, outcome)
+            return outcome
         maybe = True
-        if outcome.timed_out:  # a second try would outlast the caller's tool call
-            break
+        if outcome.timed_out:
+            raise Dropped(f"{host} did not answer within {within:.3g} s")
     raise Dropped(f"the connection to {host} dropped before it answered")
 
 
 def _answer(host: str, outcome: ssh.Outcome) -> Message:
-    got = wire.read(outcome.out)
+    got, _ = wire.answer_in(outcome.out)
     if got is None:
-        said = ssh.last_line(outcome.err.decode("utf-8", "replace"))
-        raise ssh.Unreachable(
+        err = outcome.err.decode("utf-8", "replace")
+        said = ssh.last_line(err if err.strip() else outcome.out.decode("utf-8", "replace"))
+        raise Unreadable(
             f"{host} answered, but not as a hail that speaks peer protocol {wire.PROTOCOL} (it "
             f"said: {said}); install this hail version there (hail version on both machines)"
         )
     if got.get(wire.MARK) != wire.PROTOCOL:
         raise ssh.Unreachable(
-            f"{host} speaks peer protocol {got.get(wire.MARK)}, this hail {wire.PROTOCOL}: install "
-            "the same hail version on both machines"
+            f"{host} speaks peer protocol {clip_value(printable_line(got.get(wire.MARK)), 20)}, "
+            f"this hail {wire.PROTOCOL}: install the same hail version on both machines"
+        )
+    if wire.code_of(got) is None:
+        code = clip_value(printable_line(got.get("code")), 20)
+        raise Unreadable(
+            f"{host}'s answer breaks peer protocol {wire.PROTOCOL}: its exit status '{code}' is "
+            "none a hail returns"
         )
     return got
 
@@ -157,14 +190,10 @@ def file_there(ctx: Ctx, args: SendArgs, addr: Addr, letter: Letter) -> Sent:
     }
     data_body = draft.body or ""
     try:
-        got = exchange(ctx, addr.host, "send", fields, data_body)
+        got = exchange(ctx, addr.host, "send", fields, data_body, within=policy.SSH_CALL_TIMEOUT)
     except Dropped as e:
         emit(f"id={msg_id}")
-        raise StateError(
-            f"{e.message}, so hail cannot tell whether {msg_id} landed. hail sent {msg_id} asks "
-            f"{addr.host}: unknown means it did not land (send it again); any other answer means "
-            "it did: do not resend"
-        ) from None
+        raise _cannot_tell(addr.host, msg_id, e.message) from None
     except ssh.Unreachable as e:
         if _is_reply(ctx, letter, mine, to):
             return Sent(_keep(ctx, addr.host, msg_id, fields, data_body, e.message))
@@ -175,18 +204,31 @@ def file_there(ctx: Ctx, args: SendArgs, addr: Addr, letter: Letter) -> Sent:
     return _landed(ctx, addr, msg_id, got, mine)
 
 
+def _cannot_tell(host: str, msg_id: str, why: str) -> StateError:
+    """The send may have landed there: its `id=` is out, its record kept, and this says how to
+    find out (exit 1, never "Nothing was sent")."""
+    return StateError(
+        f"{why}, so hail cannot tell whether {msg_id} landed. hail sent {msg_id} asks {host}: "
+        "unknown means it did not land (send it again); any other answer means it did: do not "
+        "resend"
+    )
+
+
 def _landed(ctx: Ctx, addr: Addr, msg_id: str, got: Message, mine: str) -> Sent:
     from hail.send.filing import Filed
 
-    code = int(got.get("code")) if got.get("code").isdigit() else 1
+    code = wire.code_of(got) or 0  # `_answer` let through only a code a hail returns
     parts = [*wire.unpack(got.body), "", ""]
     if got.get("filed") == "no":
         remote.forget_sent(ctx.store.root, msg_id)
         error = relay(addr.host, parts[1])
-        raise FarError(f"{addr.host}: {error or 'the send was refused there'}", code)
-    filed = Filed(msg_id, mine, wire.address(addr.mailbox, addr.host))
+        raise FarError(f"{addr.host}: {error or 'the send was refused there'}", code or 1)
     emit(f"id={msg_id}")
     flush()
+    if got.get("filed") == "duplicate" and got.get("receipt") == "unknown":
+        # The id is taken there with no message under it: a first attempt killed between the two.
+        raise _cannot_tell(addr.host, msg_id, f"{addr.host} holds the id {msg_id} but no message")
+    filed = Filed(msg_id, mine, wire.address(addr.mailbox, addr.host))
     if got.get("filed") == "duplicate":
         note(
             f"{addr.host} already holds {msg_id} ({got.get('receipt')}): the first attempt landed, "
@@ -229,20 +271,26 @@ def host_of(ctx: Ctx, msg_id: str) -> str:
     return remote.split_address(sent.get("to"))[1] if sent is not None else ""
 
 
-def statuses(ctx: Ctx, msg_ids: list[str], *, quiet: bool = False) -> dict[str, str]:
+def statuses(
+    ctx: Ctx, msg_ids: list[str], *, quiet: bool = False, within: float = policy.REMOTE_LOOK_SECONDS
+) -> dict[str, str]:
     """`hail sent` of ids sent to other machines: each machine asked once (and what it kept for
-    this one fetched); an unreachable machine is noted unless `quiet` (a wait asks again)."""
+    this one fetched), all within `within` seconds; an unreachable machine is noted unless
+    `quiet` (a wait asks again)."""
+    import time
+
     by_host: dict[str, list[str]] = {}
     for msg_id in msg_ids:
         host = host_of(ctx, msg_id)
         if host:
             by_host.setdefault(host, []).append(msg_id)
+    deadline = time.monotonic() + within
     lines: dict[str, str] = {}
     for host, asked in by_host.items():
         kept = [i for i in asked if remote.is_held(ctx.store.root, host, i)]
         lines.update((i, f"held (kept here until {host} fetches it)") for i in kept)
         try:
-            answered = _status(ctx, host, [i for i in asked if i not in kept])
+            answered = _status(ctx, host, [i for i in asked if i not in kept], deadline)
         except HailError as e:  # unreachable, or no answer: nothing is known of its receipts
             if not quiet:
                 note(e.message)
@@ -254,48 +302,101 @@ def statuses(ctx: Ctx, msg_ids: list[str], *, quiet: bool = False) -> dict[str, 
     return lines
 
 
-def _status(ctx: Ctx, host: str, asked: list[str]) -> dict[str, str]:
+def _status(ctx: Ctx, host: str, asked: list[str], deadline: float) -> dict[str, str]:
+    """The receipts `host` holds for these ids (far text, made one clean line each), and what it
+    kept for this machine filed; by `deadline` (monotonic)."""
+    import time
+
     got = exchange(
-        ctx, host, "status", {"ids": " ".join(asked), "from-host": wire.own_host(ctx.env)}
+        ctx,
+        host,
+        "status",
+        {"ids": " ".join(asked), "from-host": wire.own_host(ctx.env)},
+        within=deadline - time.monotonic(),
     )
     parts = wire.unpack(got.body)
     lines = {}
     for line in (parts[0] if parts else "").split("\n"):
         msg_id, _, how = line.partition(" ")
         if msg_id in asked:
-            lines[msg_id] = how
-    take_kept(ctx, host, parts[1:])
+            lines[msg_id] = remote.receipt_line(how)
+    take_kept(ctx, host, parts[1:], deadline)
     return lines
 
 
-def take_kept(ctx: Ctx, host: str, requests: list[str]) -> None:
-    """File the replies `host` kept for this machine, as if it had pushed them; then tell it."""
+def take_kept(ctx: Ctx, host: str, requests: list[str], deadline: float) -> None:
+    """File the replies `host` kept for this machine, as if it had pushed them, and drop (noted)
+    what is no reply to this machine's asks there; then tell it to let both go."""
+    import time
+
     if not requests:
         return
     from hail.commands import peer
 
-    done = []
+    done, dropped = [], 0
     for text in requests:
         req = wire.read(text.encode("utf-8", "surrogateescape"))
-        if req is None or req.get("op") != "send":
+        if req is None or req.get("op") != "send" or not ids.is_message_id(req.get("id")):
+            dropped += 1
+            continue
+        if not os.path.lexists(ctx.store.id_path(req.get("id"))) and not is_kept_reply(
+            ctx, host, req
+        ):
+            dropped += 1
+            done.append(req.get("id"))  # never to be filed here: the far side may let it go
             continue
         _, fields, _ = peer.accept(ctx, req, pinned=host)  # signed as the machine we reached
         if fields.get("filed") in ("yes", "duplicate"):
             done.append(req.get("id"))
-    if done:
-        exchange(ctx, host, "ack", {"ids": " ".join(done), "from-host": wire.own_host(ctx.env)})
+    if dropped:
+        note(
+            f"{host} kept {dropped} requests for this machine that are no replies to its asks "
+            f"there (or past {policy.REMOTE_REPLIES_PER_ASK} replies to one ask): dropped, not "
+            "filed"
+        )
+    left = deadline - time.monotonic()
+    if done and left > 0:
+        ack = {"ids": " ".join(done), "from-host": wire.own_host(ctx.env)}
+        exchange(ctx, host, "ack", ack, within=left)
 
 
-def fetch(ctx: Ctx, hosts: list[str], *, backoff: bool = False) -> None:
-    """Fetch what these machines kept for this one; a machine out of reach is skipped. With
-    `backoff`, a machine found out of reach within REMOTE_RETRY_SECONDS is not tried again."""
+def is_kept_reply(ctx: Ctx, host: str, req: Message) -> bool:
+    """Whether a request `host` kept for this machine may be filed here [docs/seats.md "Trust
+    boundary"]: an ask or fyi answering an ask this machine sent to `host`, to that ask's reply
+    mailbox, from the seat it went to, and within REMOTE_REPLIES_PER_ASK replies to that ask. A
+    machine this one only ssh's to holds no key here: it may answer, nothing more."""
+    from hail.store.conversation import replies_of, seat_of_mailbox
+
+    ask = remote.sent(ctx.store.root, req.get("re"))
+    if ask is None or ask.kind != "ask" or req.get("kind") not in ("ask", "fyi"):
+        return False
+    target, there = remote.split_address(ask.get("to"))
+    return (
+        there == host
+        and req.get("to") == ask.get("reply")
+        and seat_of_mailbox(req.get("from-seat")) == seat_of_mailbox(target)
+        and len(replies_of(ctx.store, req.get("re"))) < policy.REMOTE_REPLIES_PER_ASK
+    )
+
+
+def fetch(
+    ctx: Ctx, hosts: list[str], *, backoff: bool = False, within: float = policy.REMOTE_LOOK_SECONDS
+) -> None:
+    """Fetch what these machines kept for this one, within `within` seconds; a machine out of
+    reach is skipped. With `backoff`, a machine found out of reach within REMOTE_RETRY_SECONDS is
+    not tried again."""
+    import time
+
     root = ctx.store.root
+    deadline = time.monotonic() + min(within, policy.REMOTE_LOOK_SECONDS)
     for host in hosts:
         since = remote.unreachable_since(root, host) if backoff else None
         if since is not None and ctx.now() - since < policy.REMOTE_RETRY_SECONDS:
             continue
+        if deadline <= time.monotonic():
+            return  # the caller's time is up: the next fetch asks
         try:
-            _status(ctx, host, [])
+            _status(ctx, host, [], deadline)
         except HailError:
             if backoff:
                 remote.note_unreachable(root, host, reached=False)
@@ -330,17 +431,23 @@ def fetch_open(ctx: Ctx) -> None:
         fetch(ctx, sorted(open_asks(ctx)), backoff=True)
 
 
-def crossing(ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None:
-    """(target, ask) when a seat this wait waits on, on another machine, waits on this waiter."""
+def crossing(ctx: Ctx, waiter: str, targets: list[str], *, within: float) -> tuple[str, str] | None:
+    """(target, ask) when a seat this wait waits on, on another machine, waits on this waiter;
+    each machine asked within what is left of `within` seconds (the wait's own time)."""
+    import time
+
     from hail.store.conversation import seat_of_mailbox
 
     me = wire.address(seat_of_mailbox(waiter), wire.own_host(ctx.env))
+    deadline = time.monotonic() + within
     for target in targets:
         mailbox, host = remote.split_address(target)
-        if not host:
+        left = deadline - time.monotonic()
+        if not host or left <= 0:
             continue
         try:
-            got = exchange(ctx, host, "waits", {"seat": seat_of_mailbox(mailbox), "on": me})
+            asked = {"seat": seat_of_mailbox(mailbox), "on": me}
+            got = exchange(ctx, host, "waits", asked, within=left)
         except HailError:
             continue  # out of reach: the wait still ends at its deadline
         asks = got.get("asks").split()
@@ -353,13 +460,13 @@ def crossing(ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | Non
 
 
 def seats(ctx: Ctx, host: str) -> int:
-    got = exchange(ctx, host, "seats", {})
+    got = exchange(ctx, host, "seats", {}, within=policy.REMOTE_LOOK_SECONDS)
     parts = [*wire.unpack(got.body), "", ""]
     for line in parts[0].rstrip("\n").split("\n"):
         emit(line)
     error = relay(host, parts[1])
     if error:
-        raise FarError(f"{host}: {error}", int(got.get("code") or 1))
+        raise FarError(f"{host}: {error}", wire.code_of(got) or 1)
     return 0
 
 
@@ -372,18 +479,23 @@ def doctor(ctx: Ctx, host: str) -> int:
 
     start = time.monotonic()
     try:
-        got = exchange(ctx, host, "hello", {})
+        outcome = _reach(ctx, host, wire.request("hello", {}), policy.REMOTE_LOOK_SECONDS)
+        got = _answer(host, outcome)
     except HailError as e:
         emit(f"FIX  {e.message}")
         return 1
     took = time.monotonic() - start
+    version = clip_value(printable_line(got.get("version")), 40)  # far text, as all peer text
     rows = [
         ["ok", f"ssh reaches {host} ({took:.2f} s) and runs {program(ctx, host)} there"],
-        ["ok", f"hail {got.get('version')} there speaks peer protocol {wire.PROTOCOL}"],
+        ["ok", f"hail {version} there speaks peer protocol {wire.PROTOCOL}"],
     ]
-    if got.get("version") != __version__:
+    noise = wire.answer_in(outcome.out)[1].decode("utf-8", "replace")
+    if noise.strip():
+        rows.append(["note", _noise_line(host, noise)])
+    if version != __version__:
         rows.append(["note", f"this machine runs hail {__version__}"])
-    far = got.get("host")
+    far = clip_value(printable_line(got.get("host")), 80)
     me = wire.own_host(ctx.env)
     rows.append(["ok", f"{host} calls itself {far}; this machine signs as {me}"])
     if far != host:
@@ -391,3 +503,13 @@ def doctor(ctx: Ctx, host: str) -> int:
     for line in table(rows):
         emit(line)
     return 0
+
+
+def _noise_line(host: str, noise: str) -> str:
+    """What the far shell printed before hail's answer, and where that likely comes from."""
+    first = next(line for line in noise.split("\n") if line.strip())
+    return (
+        f"{host}'s shell prints before hail's answer: {clip_value(printable_line(first), 80)} "
+        "(its startup files, which run for a command too: bash's ~/.bashrc, zsh's ~/.zshenv); "
+        "hail skips it, but make them print only when interactive"
+    )
