@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from tests.support.sshd import Sshd, have_sshd  # noqa: E402
 
-from hail.transport import ssh  # noqa: E402
+from hail.remote import ssh  # noqa: E402
 
 WARM_GOAL = 0.5
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from hail import policy, wire
+from hail import policy
+from hail.remote import wire
 from hail.store.presence import waiter as waiter_records
 from hail.store.store import Store
 from tests.remote.conftest import Net

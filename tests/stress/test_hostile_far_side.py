@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from hail import policy, wire
+from hail import policy
+from hail.remote import wire
 from tests.support.entry import hail_bin
 from tests.support.far import FarSide
 from tests.support.ids import id_of
@@ -49,7 +50,7 @@ def new_files(world: World, mailbox: str) -> list[str]:
 
 
 def kept(n: int, **fields: str) -> str:
-    """A request as a far hail keeps a reply it could not push (`commands/remote._keep`)."""
+    """A request as a far hail keeps a reply it could not push (`remote/machine.Far._keep`)."""
     msg_id = f"0101T{n // 3600 % 24:02d}{n // 60 % 60:02d}{n % 60:02d}-{n % 65536:04x}"
     base = {"id": msg_id, "to": "boss", "from-seat": "worker", "from-host": HOST, "kind": "fyi"}
     base.update({"ask": f"kept {n}", "re": "", "scope": "", **fields})
@@ -220,7 +221,7 @@ def test_a_far_code_of_seats_that_no_hail_returns_is_a_protocol_error(
 
 
 def test_a_far_exit_code_a_hail_returns_is_the_sends(world: World, far: FarSide) -> None:
-    far.answer("send", wire.answer(5, {"filed": "yes"}, wire.pack(["", "hail: not woken\n"])))
+    far.answer("send", wire.Answered(5, filed="yes", notes=["not woken"]).encode())
 
     sent = world.run(f"worker@{HOST}", "fyi", "quiet")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from hail import wire
+from hail.remote import wire
 
 #: The program: one request in, the op's answer out (after its pause), exited with its status.
 _PROGRAM = """\

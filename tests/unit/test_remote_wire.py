@@ -13,11 +13,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hail import policy, wire
+from hail import policy
 from hail.errors import UsageError
+from hail.remote import ssh, wire
+from hail.remote.channel import Outcome
 from hail.seat import Addr, parse_target
 from hail.store.conversation import seat_of_mailbox
-from hail.transport import ssh
 
 
 @pytest.mark.parametrize(
@@ -84,14 +85,14 @@ def test_a_bad_hail_host_is_refused_and_none_falls_back_to_the_host_name() -> No
     ],
 )
 def test_ssh_that_never_got_there_names_the_cause(said: bytes, cause: str) -> None:
-    refused = ssh.refusal("box", ssh.Outcome(255, b"", said))
+    refused = ssh.CHANNEL.refusal("box", Outcome(255, b"", said))
     assert refused is not None and refused.message.startswith("box is unreachable: ")
     assert cause in refused.message
 
 
 def test_a_drop_after_connecting_is_no_refusal_and_a_missing_hail_is() -> None:
-    assert ssh.refusal("box", ssh.Outcome(255, b"", b"Connection to box closed.\n")) is None
-    missing = ssh.refusal("box", ssh.Outcome(127, b"", b"bash: hail: command not found\n"))
+    assert ssh.CHANNEL.refusal("box", Outcome(255, b"", b"Connection to box closed.\n")) is None
+    missing = ssh.CHANNEL.refusal("box", Outcome(127, b"", b"bash: hail: command not found\n"))
     assert missing is not None and "no hail on the PATH ssh gives it" in missing.message
 
 

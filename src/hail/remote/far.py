@@ -1,6 +1,6 @@
 """`hail remote-peer`: the far side of another machine's hail [docs/seats.md "Other machines"].
 
-ssh runs this fixed command; the request (a message file whose first header is `hail-peer:`)
+The channel (ssh) runs this fixed command; the request (a message file whose first header is `hail-peer:`)
 comes on stdin and the answer goes to stdout, so nothing of a message is ever a word a shell
 reads. A send files and wakes as a local send does, under the id its sender chose: a second copy
 of an id this state holds is refused, so a retry after a dropped connection files nothing twice.
@@ -13,9 +13,11 @@ from __future__ import annotations
 import os
 import sys
 
-from hail import ids, policy, wire
+from hail import ids, policy
 from hail.context import Ctx
 from hail.errors import HailError
+from hail.remote import wire
+from hail.remote.wire import Answered, SendRequest
 from hail.seat import is_host_name, parse_mailbox, parse_target
 from hail.store import remote
 
@@ -25,35 +27,38 @@ if TYPE_CHECKING:
 
     from hail.message import Message
 
-    Answer = tuple[int, dict[str, str], str]
+    #: What lists this machine's seats for `seats @<host>` (the seats verb's table).
+    Listing = Callable[[Ctx, str | None], int]
 
 
-def captured(run: Callable[[], int]) -> tuple[int, str, str]:
-    """Run with stdout and stderr kept (hail's error as its `error:` line); fd 1 and 2 go to
-    /dev/null meanwhile, so nothing a child process prints can mix with the answer."""
+def captured(run: Callable[[], int]) -> tuple[int, str, list[str], str]:
+    """Run with stdout and stderr kept: its exit status, what it printed, its notes (its `hail:`
+    lines) and its error; fd 1 and 2 go to /dev/null meanwhile, so nothing a child process prints
+    can mix with the answer."""
     import io
 
     out, err = io.StringIO(), io.StringIO()
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = out, err
+    error = ""
     try:
         code = run()
     except remote.AlreadyFiled:
         raise
     except HailError as e:
-        code = e.exit_code
-        err.write(f"error: {e.message}\n")
+        code, error = e.exit_code, e.message
     finally:
         sys.stdout, sys.stderr = saved
-    return code, out.getvalue(), err.getvalue()
+    notes = [line[6:] for line in err.getvalue().split("\n") if line.startswith("hail: ")]
+    return code, out.getvalue(), notes, error
 
 
 #: Room an answer keeps for its own headers within PEER_MAX_BYTES.
 _ANSWER_HEADROOM = 4096
 
 
-def _refused(why: str) -> Answer:
-    return 1, {"filed": "no"}, wire.pack(["", f"error: {why}\n"])
+def refused(why: str) -> Answered:
+    return Answered(1, filed="no", error=why)
 
 
 def sender_host(ctx: Ctx, req: Message, pinned: str) -> str:
@@ -62,67 +67,52 @@ def sender_host(ctx: Ctx, req: Message, pinned: str) -> str:
     return pinned or ctx.env.get("HAIL_PEER_HOST", "") or req.get("from-host")
 
 
-def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answer:
-    """File and wake a send from another machine, as if it were sent here."""
-    host, seat, msg_id = sender_host(ctx, req, pinned), req.get("from-seat"), req.get("id")
+def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answered:
+    """File and wake a send from another machine, as if it were sent here, by the one pipeline."""
+    send = SendRequest.decode(req)
+    host, seat, msg_id = sender_host(ctx, req, pinned), send.from_seat, send.id
     if not is_host_name(host) or parse_mailbox(seat) is None:
-        return _refused("the sender's seat or host is not a plain name")
+        return refused("the sender's seat or host is not a plain name")
     if host == wire.own_host(ctx.env):
-        return _refused(f"a message from another machine cannot sign as this machine ({host})")
+        return refused(f"a message from another machine cannot sign as this machine ({host})")
     if not ids.is_message_id(msg_id):
-        return _refused("the id is not a message id")
-    addr = parse_target(req.get("to")) if req.get("to") else None
+        return refused("the id is not a message id")
+    to = send.written.target
+    addr = parse_target(to) if to else None
     if addr is None or addr.host or addr.pane_target or (addr.pane and not addr.sub):
-        return _refused("the target is not a seat or sub-seat of this machine")
+        return refused("the target is not a seat or sub-seat of this machine")
     if os.path.lexists(ctx.store.id_path(msg_id)):
         return _duplicate(ctx, msg_id)
-    from hail.letter import Written, letter
+    from hail.letter import letter
     from hail.send import pipeline
     from hail.send.authors import Peer
 
-    written = Written(
-        req.get("to"),
-        req.get("kind"),
-        req.get("ask"),
-        re=req.get("re") or None,
-        scope=req.get("scope") or None,
-        span=req.get("for") or None,
-    )
-    body = req.body if req.get("has-body") == "yes" else None
     sent: list[pipeline.Sent] = []
 
     def file() -> int:
         # Built again here, with this machine's rules and cap: another machine's word is checked.
-        built = letter(written, body, ctx.cap)
-        sent.append(
-            pipeline.file_and_wake(
-                ctx,
-                Peer(wire.address(seat, host), msg_id),
-                written.target,
-                built,
-                no_wake=req.get("no-wake") == "yes",
-                no_submit=req.get("no-submit") == "yes",
-            )
-        )
+        built = letter(send.written, send.body, ctx.cap)
+        author = Peer(wire.address(seat, host), msg_id)
+        options = {"no_wake": send.no_wake, "no_submit": send.no_submit}
+        sent.append(pipeline.file_and_wake(ctx, author, to, built, **options))
         return sent[0].code
 
     try:
-        code, out, err = captured(file)
+        code, _, notes, error = captured(file)
     except remote.AlreadyFiled:
         return _duplicate(ctx, msg_id)
-    filed = sent[0].filed if sent else None
-    return code, {"filed": "yes" if filed is not None else "no"}, wire.pack([out, err])
+    filed = "yes" if sent and sent[0].filed is not None else "no"
+    return Answered(code, filed=filed, notes=notes, error=error)
 
 
-def _duplicate(ctx: Ctx, msg_id: str) -> Answer:
-    receipt = ctx.store.status(msg_id).line()
-    return 0, {"filed": "duplicate", "receipt": receipt}, wire.pack(["", ""])
+def _duplicate(ctx: Ctx, msg_id: str) -> Answered:
+    return Answered(0, filed="duplicate", receipt=ctx.store.status(msg_id).line())
 
 
 # --- the other requests ----------------------------------------------------------------------
 
 
-def _status(ctx: Ctx, req: Message, host: str) -> Answer:
+def _status(ctx: Ctx, req: Message, host: str) -> str:
     """Receipts of ids this machine holds, and the replies kept here for the asking machine, the
     oldest first as many as the answer's cap holds (the next fetch takes the rest)."""
     lines = "\n".join(f"{i} {ctx.store.status(i).line()}" for i in req.get("ids").split())
@@ -133,23 +123,21 @@ def _status(ctx: Ctx, req: Message, host: str) -> Answer:
         if room < 0:
             break
         kept.append(text)
-    return 0, {}, wire.pack([lines, *kept])
+    return wire.answer(0, {}, wire.pack([lines, *kept]))
 
 
-def _ack(ctx: Ctx, req: Message, host: str) -> Answer:
+def _ack(ctx: Ctx, req: Message, host: str) -> str:
     if is_host_name(host):
         remote.release(ctx.store.root, host, req.get("ids").split())
-    return 0, {}, ""
+    return wire.answer(0, {})
 
 
-def _seats(ctx: Ctx, req: Message, host: str) -> Answer:
-    from hail.commands import panes
-
-    code, out, err = captured(lambda: panes.seats(ctx, req.get("seat") or None))
-    return code, {}, wire.pack([out, err])
+def _seats(ctx: Ctx, req: Message, listing: Listing) -> str:
+    code, out, notes, error = captured(lambda: listing(ctx, req.get("seat") or None))
+    return Answered(code, output=out, notes=notes, error=error).encode()
 
 
-def _waits(ctx: Ctx, req: Message, host: str) -> Answer:
+def _waits(ctx: Ctx, req: Message, host: str) -> str:
     """The asks a wait of seat `seat` here waits on from `on` (a seat of the asking machine)."""
     from hail.store import conversation, fs, waits
 
@@ -164,41 +152,46 @@ def _waits(ctx: Ctx, req: Message, host: str) -> Answer:
                 ctx.store, ask, seat
             ):
                 found.append(ask)
-    return 0, {"asks": " ".join(found)}, ""
+    return wire.answer(0, {"asks": " ".join(found)})
 
 
-def _hello(ctx: Ctx, req: Message, host: str) -> Answer:
+def _hello(ctx: Ctx, req: Message, host: str) -> str:
     from hail import __version__
 
-    return 0, {"version": __version__, "host": wire.own_host(ctx.env)}, ""
+    return wire.answer(0, {"version": __version__, "host": wire.own_host(ctx.env)})
 
 
-OPS: dict[str, Callable[[Ctx, Message, str], Answer]] = {
+OPS: dict[str, Callable[[Ctx, Message, str], str]] = {
     "status": _status,
     "ack": _ack,
-    "seats": _seats,
     "waits": _waits,
     "hello": _hello,
 }
 
 
-def answer(ctx: Ctx, req: Message) -> Answer:
+def answer(ctx: Ctx, req: Message, listing: Listing) -> str:
+    """The answer to one request, as the text the near side reads."""
     if req.get(wire.MARK) != wire.PROTOCOL:
-        return _refused(
+        return refused(
             f"this hail speaks peer protocol {wire.PROTOCOL}, the sender {req.get(wire.MARK)}: "
             "run the same hail version on both machines"
-        )
+        ).encode()
     op = req.get("op")
     if op == "send":
-        return accept(ctx, req)
+        return accept(ctx, req).encode()
+    if op == "seats":
+        return _seats(ctx, req, listing)
     run = OPS.get(op)
     if run is None:
-        return _refused(f"no peer request '{op}' here: run the same hail version on both machines")
+        return refused(
+            f"no peer request '{op}' here: run the same hail version on both machines"
+        ).encode()
     return run(ctx, req, sender_host(ctx, req, ""))
 
 
-def peer() -> int:
-    """Read one request on stdin, write its answer to stdout; exit 0 once answered."""
+def peer(listing: Listing) -> int:
+    """Read one request on stdin, write its answer to stdout; exit 0 once answered. `listing`
+    answers `seats @<host>` (the seats verb's table)."""
     data = b"" if os.isatty(0) else sys.stdin.buffer.read(policy.PEER_MAX_BYTES + 1)
     real = os.dup(1)
     null = os.open(os.devnull, os.O_WRONLY)
@@ -206,19 +199,17 @@ def peer() -> int:
     os.close(null)
     req = wire.read(data) if len(data) <= policy.PEER_MAX_BYTES else None
     if req is None:
-        code, fields, body = _refused(
-            "no hail remote-peer request on stdin (it is run by hail over ssh)"
-        )
+        said = refused("no hail remote-peer request on stdin (it is run by hail over ssh)").encode()
     else:
         try:
-            code, fields, body = answer(Ctx.from_env(), req)
+            said = answer(Ctx.from_env(), req, listing)
         except HailError as e:
-            code, fields, body = _refused(e.message)
+            said = refused(e.message).encode()
         except Exception as e:  # the near side must hear why, not guess from silence
             from hail.hooks.protocol import log_error
 
             log_error(None, "remote-peer", e)
-            code, fields, body = _refused(f"internal error there: {e}; see its hook-errors.log")
+            said = refused(f"internal error there: {e}; see its hook-errors.log").encode()
     with os.fdopen(real, "wb") as out:
-        out.write(wire.answer(code, fields, body).encode("utf-8", "surrogateescape"))
+        out.write(said.encode("utf-8", "surrogateescape"))
     return 0

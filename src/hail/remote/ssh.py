@@ -1,4 +1,4 @@
-"""Running the far hail over OpenSSH [docs/seats.md "Other machines"].
+"""The ssh channel: running the far hail over OpenSSH [docs/seats.md "Other machines"].
 
 `$HAIL_SSH` (default `ssh`) is one command line split as a shell splits words, like
 GIT_SSH_COMMAND. Every call is non-interactive (BatchMode: no password or host-key prompt can hang
@@ -14,18 +14,14 @@ from __future__ import annotations
 
 import os
 import stat
-import time
 
 from hail import policy
-from hail.errors import HailError, StateError
-from hail.wire import holds_answer
+from hail.errors import HailError
+from hail.remote.channel import Channel, Outcome, Unreachable, last_line, run
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-    from selectors import BaseSelector
-    from subprocess import Popen
-    from typing import IO
 
 #: What ssh's own last words say when it never reached the far shell: nothing was run there.
 _NOT_CONNECTED = (
@@ -44,41 +40,6 @@ _NOT_FOUND = 127
 #: What ssh adds to a control path while it binds the socket (`.` and 16 random characters), and
 #: the path's NUL.
 _BIND_SUFFIX = 18
-#: Bytes written to or read from ssh at a time.
-_PIPE_CHUNK = 65536
-
-
-class Unreachable(StateError):
-    """ssh never reached a hail that speaks this protocol: nothing was run or filed there (exit 1)."""
-
-
-class Outcome:
-    """One finished call: the far hail's stdout and stderr and the exit status ssh returned;
-    `timed_out` when the caller's time ran out first, `overflow` when the far side printed more
-    than the protocol allows (the call was ended there)."""
-
-    __slots__ = ("code", "err", "out", "overflow", "timed_out")
-
-    def __init__(
-        self,
-        code: int,
-        out: bytes,
-        err: bytes,
-        *,
-        timed_out: bool = False,
-        overflow: bool = False,
-    ) -> None:
-        self.code = code
-        self.out = out
-        self.err = err
-        self.timed_out = timed_out
-        self.overflow = overflow
-
-    @property
-    def dropped(self) -> bool:
-        """ssh failed after it may have reached the far side, before an answer came (what did
-        come is a far shell's noise at most): it cannot tell what ran there."""
-        return self.code == 255 and not self.overflow and not holds_answer(self.out)
 
 
 def control_dir(env: Mapping[str, str]) -> str | None:
@@ -166,111 +127,39 @@ def command(env: Mapping[str, str], host: str, program: str) -> list[str]:
     return [*base_command(env, host), "--", host, program, "remote-peer"]
 
 
-def call(env: Mapping[str, str], host: str, program: str, data: bytes, within: float) -> Outcome:
-    """Run `<program> remote-peer` on `host` with `data` on its stdin, for at most `within`
-    seconds; Unreachable when ssh did not start."""
-    import subprocess  # only a call to another machine pays for it
+class Ssh(Channel):
+    """OpenSSH with hail's options, the user's own config, keys and jump hosts deciding the rest."""
 
-    argv = command(env, host, program)
-    try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=dict(env),
-        )
-    except FileNotFoundError:
-        raise Unreachable(
-            f"{host}: cannot run {argv[0]} (is OpenSSH installed? HAIL_SSH)"
-        ) from None
-    try:
-        return _converse(proc, data, time.monotonic() + within)
-    finally:
-        if proc.poll() is None:
-            proc.kill()  # the caller's time is up, or the far side said too much
-        proc.wait()
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):
-            if pipe is not None and not pipe.closed:
-                pipe.close()
+    name = "ssh"
 
+    def call(
+        self, env: Mapping[str, str], host: str, program: str, data: bytes, within: float
+    ) -> Outcome:
+        argv = command(env, host, program)
+        try:
+            return run(argv, env, data, within)
+        except FileNotFoundError:
+            raise Unreachable(
+                f"{host}: cannot run {argv[0]} (is OpenSSH installed? HAIL_SSH)"
+            ) from None
 
-def _converse(proc: Popen[bytes], data: bytes, deadline: float) -> Outcome:
-    """Write `data` to the process's stdin while reading its stdout (at most the protocol's cap
-    and the noise a far shell may print before it) and the end of its stderr, until both end
-    and it exits, or the deadline."""
-    import selectors
-    import subprocess
-
-    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    cap = policy.PEER_MAX_BYTES + policy.PEER_NOISE_BYTES
-    out, err = bytearray(), bytearray()
-    todo = memoryview(data)
-    with selectors.DefaultSelector() as sel:
-        for pipe in (proc.stdout, proc.stderr):
-            os.set_blocking(pipe.fileno(), False)
-            sel.register(pipe, selectors.EVENT_READ)
-        if todo:
-            os.set_blocking(proc.stdin.fileno(), False)
-            sel.register(proc.stdin, selectors.EVENT_WRITE)
-        else:
-            proc.stdin.close()
-        while sel.get_map():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return Outcome(255, b"", bytes(err), timed_out=True)
-            for key, _ in sel.select(left):
-                if key.fileobj is proc.stdin:
-                    todo = _feed(sel, proc.stdin, todo)
-                    continue
-                chunk = os.read(key.fd, _PIPE_CHUNK)
-                if not chunk:
-                    sel.unregister(key.fileobj)
-                elif key.fileobj is proc.stdout:
-                    out += chunk
-                    if len(out) > cap:
-                        return Outcome(255, b"", bytes(err), overflow=True)
-                else:
-                    err += chunk
-                    del err[: -policy.SSH_STDERR_BYTES]
-    try:
-        code = proc.wait(max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        return Outcome(255, b"", bytes(err), timed_out=True)
-    return Outcome(code, bytes(out), bytes(err))
-
-
-def _feed(sel: BaseSelector, stdin: IO[bytes], todo: memoryview) -> memoryview:
-    """One more chunk of the request to ssh's stdin; closed once all of it is written, or when
-    the far side stops reading (its answer says why)."""
-    try:
-        todo = todo[os.write(stdin.fileno(), todo[:_PIPE_CHUNK]) :]
-    except BrokenPipeError:
-        todo = todo[:0]
-    if not todo:
-        sel.unregister(stdin)
-        stdin.close()
-    return todo
-
-
-def refusal(host: str, outcome: Outcome) -> Unreachable | None:
-    """Why the call never reached a hail there, or None when it did (or may have)."""
-    said = outcome.err.decode("utf-8", "replace")
-    if outcome.code == 255 and not outcome.out:
-        for words, why in _NOT_CONNECTED:
-            if words in said:
-                return Unreachable(f"{host} is unreachable: {why}")
+    def refusal(self, host: str, outcome: Outcome) -> Unreachable | None:
+        said = outcome.err.decode("utf-8", "replace")
+        if outcome.code == 255 and not outcome.out:
+            for words, why in _NOT_CONNECTED:
+                if words in said:
+                    return Unreachable(f"{host} is unreachable: {why}")
+            return None
+        if outcome.code == _NOT_FOUND and not outcome.out:
+            return Unreachable(
+                f"{host} has no hail on the PATH ssh gives it (the far shell said:"
+                f" {last_line(said)}); install hail there, or name its program for this host in"
+                " ~/.config/hail/hosts"
+            )
         return None
-    if outcome.code == _NOT_FOUND and not outcome.out:
-        return Unreachable(
-            f"{host} has no hail on the PATH ssh gives it (the far shell said: {last_line(said)}); "
-            "install hail there, or name its program for this host in ~/.config/hail/hosts"
-        )
-    return None
+
+    def noise_source(self) -> str:
+        return "its startup files, which run for a command too: bash's ~/.bashrc, zsh's ~/.zshenv"
 
 
-def last_line(text: str) -> str:
-    from hail.text import clip_value, one_line
-
-    lines = [line for line in text.split("\n") if line.strip()]
-    return clip_value(one_line(lines[-1]), 200) if lines else "nothing"
+CHANNEL = Ssh()
