@@ -232,7 +232,7 @@ class Listener:
 
     def waits_there(self, other: presence.Waiter) -> bool:
         """Whether the record names another waiter of this waiter's Claude Code process that
-        listens: the question a send asks before it signals one (`transport/native.py`), so a
+        listens: the question a send asks before it signals one (`transport/routes/waiter.py`), so a
         record naming any other process is never signalled, nor obeyed."""
         procs = self.ctx.procs()
         return other.listening(procs) and procs.is_waiter_of(other.pid, self.me.claude)
