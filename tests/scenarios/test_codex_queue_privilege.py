@@ -115,9 +115,34 @@ def test_a_workspace_directory_on_the_tuis_path_runs_nothing_planted(scene: Scen
     """The real Codex binary as the TUI, with the workspace's `.venv/bin` first on its PATH:
     `codex queue` looks up `lsb_release` and `getconf` by PATH, so it must run with a PATH of
     system directories only, from outside the workspace."""
-    codex = _pinned_codex()
-    if codex is None:
+    pinned = _pinned_codex()
+    if pinned is None:
         pytest.skip("the pinned Codex is not installed (tests/real_clients installs it)")
+    if not _may_be_written_by_a_model(pinned, scene):
+        _queue_runs_nothing_planted(scene, pinned)
+        return
+    # A checkout in /tmp holds the pinned Codex where a model may write, which hail rightly
+    # refuses to run: the test runs its vendor directory (the binary and the resources it reads
+    # beside it) where a real install lies, linked where it can be, else copied.
+    where = beyond_the_model(scene)
+    vendor = pinned.parent.parent
+    try:
+        shutil.copytree(vendor, where / vendor.name, copy_function=_link_or_copy)
+        _queue_runs_nothing_planted(scene, where / vendor.name / "bin" / "codex")
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            where.parent.rmdir()  # when no other run uses it
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _queue_runs_nothing_planted(scene: Scene, codex: Path) -> None:
     marker = scene.root / "ran"
     bindir = scene.seat_dir("worker") / ".venv" / "bin"
     for name in ("lsb_release", "getconf", "uname", "sh"):
