@@ -28,3 +28,40 @@ def value_of(payload: bytes, key: bytes) -> bytes:
         return b""
     rest = payload[at + len(key) :].lstrip(b" \t\r\n")
     return rest[1:].lstrip(b" \t\r\n") if rest[:1] == b":" else b""
+
+
+def text_of(payload: bytes, key: bytes) -> str:
+    """A string field's value, or "" when it is missing, not a string, or holds an escape other
+    than `\\"`, `\\\\` and `\\/` (a path or a name never needs one)."""
+    value = value_of(payload, key)
+    if value[:1] != b'"':
+        return ""
+    out = bytearray()
+    i = 1
+    while i < len(value):
+        c = value[i]
+        if c == 0x22:  # the closing quote
+            return out.decode("utf-8", errors="replace")
+        if c == 0x5C:  # a backslash: only the escapes a path may need
+            nxt = value[i + 1 : i + 2]
+            if nxt not in (b'"', b"\\", b"/"):
+                return ""
+            out += nxt
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return ""  # no closing quote: the payload was cut
+
+
+def transcript_size(payload: bytes) -> int | None:
+    """The size of the session's transcript the payload names (`transcript_path`), or None."""
+    import os
+
+    path = text_of(payload, b'"transcript_path"')
+    if not path.startswith("/"):
+        return None
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None

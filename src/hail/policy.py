@@ -197,16 +197,35 @@ SSH_CONNECT_TIMEOUT = 5
 #: to that host skips the handshake, and no master outlives its use for long.
 SSH_PERSIST_SECONDS = 60
 #: A whole call (connect, the far side's send with its wake, the answer) ends within this: a far
-#: send types for at most TYPE_SEEN_TIMEOUT plus its pauses.
+#: send types for at most TYPE_SEEN_TIMEOUT plus its pauses. A call made for a wait, `inbox` or
+#: `sent` gets less: what is left of the wait, or REMOTE_LOOK_SECONDS.
 SSH_CALL_TIMEOUT = 60.0
+#: A connection that stops answering (a dead link under a shared connection) is given up after
+#: this many unanswered keep-alives this many seconds apart (ServerAliveInterval and
+#: ServerAliveCountMax): within seconds, where TCP alone would wait for minutes.
+SSH_ALIVE_SECONDS = 2
+SSH_ALIVE_COUNT = 2
 #: A call whose connection dropped before the far side answered is tried again once with the same
 #: id: the far side refuses a second copy, so the retry tells whether the first one landed.
 SSH_ATTEMPTS = 2
 #: A request or an answer is a message and its headers: the far side reads at most this much.
 PEER_MAX_BYTES = STDIN_MAX_BYTES + 65536
+#: What a far shell may print before hail's answer (a `.bashrc` that echoes, a banner): the near
+#: side reads at most PEER_MAX_BYTES and this much, and more is a protocol error.
+PEER_NOISE_BYTES = 65536
+#: ssh's stderr is kept up to its last this many bytes: its last line says why a call failed.
+SSH_STDERR_BYTES = 65536
 #: A wait for replies from another machine asks it for replies kept there (its machine could not
 #: reach this one) this often.
 REMOTE_FETCH_SECONDS = 2.0
+#: A fetch files at most this many replies to one ask from the machine it went to: a seat answers
+#: an ask once or a few times (a correction, a follow-up question); more kept for one ask is a
+#: flood, and each would wake the asker.
+REMOTE_REPLIES_PER_ASK = 10
+#: `inbox` and `sent` ask another machine within this: the connect timeout and a far hail's
+#: answer from its files (well under a second), with room. An agent runs `inbox` every turn, so a
+#: far hail that hangs must not hold it for a minute.
+REMOTE_LOOK_SECONDS = 8.0
 #: `inbox` and `sent` fetch kept replies only for asks to other machines younger than this.
 REMOTE_OPEN_SECONDS = 86400
 #: A host `inbox` could not reach is not tried again by `inbox` for this long, so an agent's every

@@ -14,7 +14,6 @@ from hail.argv import PARSER_TAIL, Call
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from types import ModuleType
 
     from hail.commands.send import SendArgs
     from hail.context import Ctx
@@ -55,28 +54,17 @@ def _send(call: Call) -> int:
     if sys.stdout is None:
         # fd 1 closed: the send still types and reports its status; only `id=` goes nowhere.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
-    from hail.commands import send
+    from hail.commands import machines
     from hail.letter import letter
     from hail.seat import parse_target
-    from hail.send.authors import Local
     from hail.stdin import read_body
 
     args = send_args(call)
-    far = parse_target(args.target).host
+    addr = parse_target(args.target)
     ctx = _ctx()
     built = letter(args.written, read_body(), ctx.cap)  # once, wherever it is filed
-    if far:  # a seat on another machine: its own way, over ssh
-        from hail.commands import remote
-
-        return remote.send(ctx, args, built)
-    return send.send(ctx, args, built, Local(ctx))
-
-
-def _far() -> ModuleType:
-    """How a verb reaches other machines, loaded only when a message went to one."""
-    from hail.commands import remote
-
-    return remote
+    target = addr.mailbox if addr.host else args.target
+    return machines.of(ctx, addr.host).send(ctx, args, built, target)
 
 
 def _deliver(call: Call) -> int:
@@ -106,7 +94,7 @@ def _brief(call: Call) -> int:
 def _sent(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.sent(_ctx(), call.texts("ids"), far=_far)
+    return receive.sent(_ctx(), call.texts("ids"))
 
 
 def _await(call: Call) -> int:
@@ -115,19 +103,17 @@ def _await(call: Call) -> int:
     if call.flag("reply"):
         from hail.commands import converse
 
-        return converse.await_replies(
-            ctx, call.texts("ids"), timeout, any_=call.flag("any"), far=_far
-        )
+        return converse.await_replies(ctx, call.texts("ids"), timeout, any_=call.flag("any"))
     from hail.commands import receive
 
     timeout = ctx.default_wait() if timeout is None else timeout
-    return receive.await_(ctx, call.texts("ids"), timeout, any_=call.flag("any"), far=_far)
+    return receive.await_(ctx, call.texts("ids"), timeout, any_=call.flag("any"))
 
 
 def _inbox(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.inbox(_ctx(), peek=call.flag("peek"), all_=call.flag("all"), far=_far)
+    return receive.inbox(_ctx(), peek=call.flag("peek"), all_=call.flag("all"))
 
 
 def _show(call: Call) -> int:
@@ -144,21 +130,12 @@ def _whoami(call: Call) -> int:
 
 
 def _seats(call: Call) -> int:
+    from hail.commands import machines
+
     seat = call.text("seat")
-    if seat is not None and seat.startswith("@"):
-        from hail.commands import remote
-
-        if call.flag("json"):
-            from hail.errors import UsageError
-
-            raise UsageError(
-                "seats @<host> --json: another machine's seats come as its table for now;"
-                " run hail seats --json on that machine"
-            )
-        return remote.seats(_ctx(), _host(seat[1:]))
-    from hail.commands import panes
-
-    return panes.seats(_ctx(), seat, as_json=call.flag("json"))
+    far = seat is not None and seat.startswith("@")
+    host = _host(seat[1:]) if far and seat is not None else ""
+    return machines.of(_ctx(), host).seats(_ctx(), None if far else seat, as_json=call.flag("json"))
 
 
 def _host(text: str) -> str:
@@ -215,20 +192,17 @@ def _setup(call: Call) -> int:
 
 
 def _doctor(call: Call) -> int:
+    from hail.commands import machines
+
     host = call.text("host")
-    if host is not None:
-        from hail.commands import remote
-
-        return remote.doctor(_ctx(), _host(host))
-    from hail.commands import doctor
-
-    return doctor.doctor(_ctx())
+    return machines.of(_ctx(), _host(host) if host is not None else "").doctor(_ctx())
 
 
 def _peer(call: Call) -> int:
-    from hail.commands.peer import peer
+    from hail.commands.panes import seats
+    from hail.remote.far import peer
 
-    return peer()
+    return peer(listing=seats)
 
 
 def _gc(call: Call) -> int:

@@ -5,6 +5,7 @@ waiter and a send's signal can each be shown. Every waiter a test starts is ende
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -52,8 +53,11 @@ class Waiters:
             stderr=subprocess.PIPE,
         )
         assert proc.stdin is not None
-        proc.stdin.write(payload.encode())
-        proc.stdin.close()
+        try:
+            proc.stdin.write(payload.encode())
+            proc.stdin.close()
+        except BrokenPipeError:
+            pass  # a waiter that returns at once (not interactive) may not read its payload
         self.procs.append(proc)
         return proc
 
@@ -154,13 +158,65 @@ def test_mid_turn_it_wakes_nobody(world: World, waiters: Waiters) -> None:
 def test_a_newer_waiter_of_the_same_client_replaces_the_older(
     world: World, waiters: Waiters
 ) -> None:
-    client = waiters.client()
-    first = waiters.start(client.pid)
-    assert wait_until(lambda: waiters.listening(client.pid, first.pid), 10)
-    second = waiters.start(client.pid, STOP)
+    # This test's process stands in for Claude Code: both waiters are its children, as Claude
+    # Code's hooks are its own, so each is "a waiter of that client".
+    client = os.getpid()
+    first = waiters.start(client)
+    assert wait_until(lambda: waiters.listening(client, first.pid), 10)
+    second = waiters.start(client, STOP)
     assert ended(first, 5) == 0, "the older one ends quietly"
-    assert waiters.listening(client.pid, second.pid)
+    assert waiters.listening(client, second.pid)
     assert second.poll() is None
+
+
+def forge_listening(world: World, client: int, victim: int) -> None:
+    """A presence record of `client` naming `victim`, a process that is no waiter of it, as its
+    listening waiter (its start right, so only the waiter check can tell)."""
+    from hail.store.presence import waiter as presence
+    from hail.store.store import Store
+
+    procs = hails_backend()
+    forged = presence.Waiter(
+        client, procs.start(client), victim, procs.start(victim), ["worker"], since=time.time()
+    )
+    presence.write_waiter(Store(str(world.state)), forged)
+
+
+def test_a_starting_waiter_never_signals_what_a_forged_record_names(
+    world: World, waiters: Waiters
+) -> None:
+    """The waiter a new one replaces is nudged only when it is a waiter of that client, the
+    question a send asks: a `sleep` named there would die of SIGUSR1."""
+    client = os.getpid()
+    victim = waiters.client()
+    forge_listening(world, client, victim.pid)
+
+    waiter = waiters.start(client)
+
+    assert wait_until(lambda: waiters.listening(client, waiter.pid), 10)
+    time.sleep(2 * policy.WAITER_CHECK_SECONDS)
+    assert victim.poll() is None, f"the named process got a signal (status {victim.returncode})"
+    assert waiter.poll() is None and waiters.listening(client, waiter.pid)
+
+
+def test_a_record_naming_a_live_non_waiter_does_not_end_the_waiter(
+    world: World, waiters: Waiters
+) -> None:
+    """A record that names a live process other than a waiter of this client as `listening` is no
+    newer waiter: the waiter takes its record back and goes on listening."""
+    client = os.getpid()
+    waiter = waiters.start(client)
+    assert wait_until(lambda: waiters.listening(client, waiter.pid), 10)
+    victim = waiters.client()
+
+    forge_listening(world, client, victim.pid)
+
+    assert wait_until(
+        lambda: waiters.listening(client, waiter.pid), 1 + 3 * policy.WAITER_CHECK_SECONDS
+    )
+    time.sleep(2 * policy.WAITER_CHECK_SECONDS)
+    assert waiter.poll() is None, "it still listens"
+    assert victim.poll() is None
 
 
 def test_it_ends_within_a_look_of_its_client_ending(world: World, waiters: Waiters) -> None:
@@ -397,3 +453,53 @@ def test_at_session_start_it_records_the_model_only_that_payload_names(
     stop = waiters.start(client.pid, STOP.replace('"s-1"', '"s-2"'))
     assert wait_until(lambda: waiters.listening(client.pid, stop.pid), 10)
     assert not (world.state / "presence" / "agent-s-2").exists(), "a Stop records nothing"
+
+
+#: A stand-in Claude Code that starts `n` waiters at once as its own children (as its hooks are),
+#: prints their pids and sleeps until it is killed.
+RACING_CLIENT = """\
+import json, os, subprocess, sys, time
+argv, n, payload = json.loads(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode()
+env = dict(os.environ, CLAUDE_PID=str(os.getpid()))
+kids = [
+    subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL)
+    for _ in range(n)
+]
+for kid in kids:
+    kid.stdin.write(payload)
+    kid.stdin.close()
+print(" ".join(str(kid.pid) for kid in kids), flush=True)
+time.sleep(120)
+"""
+
+
+def test_ten_waiters_started_at_once_leave_one_and_none_once_their_client_dies(
+    world: World, waiters: Waiters
+) -> None:
+    """Ten waiters of one client racing for its record: one listens, the rest end; and none is
+    left a few looks after the client was killed."""
+    client = subprocess.Popen(
+        [sys.executable, "-c", RACING_CLIENT, json.dumps([hail_bin(), "listen", "--format",
+         "claude"]), "10", START],
+        cwd=world.root / "worker",
+        env={**world.env, **INTERACTIVE},
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    waiters.procs.append(client)
+    assert client.stdout is not None
+    pids = [int(p) for p in client.stdout.readline().split()]
+    assert len(pids) == 10
+
+    def listening() -> list[int]:
+        return [p for p in pids if alive(p)]
+
+    assert wait_until(lambda: len(listening()) == 1, 5 + 3 * policy.WAITER_CHECK_SECONDS)
+    (left,) = listening()
+    assert waiters.listening(client.pid, left)
+    time.sleep(2 * policy.WAITER_CHECK_SECONDS)
+    assert listening() == [left], "it stays the one"
+
+    client.kill()
+    client.wait()
+    assert wait_until(lambda: not listening(), 1 + 2 * policy.WAITER_CHECK_SECONDS), listening()

@@ -146,3 +146,37 @@ def test_a_gauge_turns_yellow_near_its_compaction_point_and_red_about_to_compact
         "██████░░ 150k 75% [bold red]",
         "██████░░ 150k 75% []",
     ]
+
+
+#: What a hostile far machine answered for `hail sent`: a retitling OSC, a screen clear, a bidi
+#: override, and far more than a line.
+FAR_RECEIPT = "read \x1b]2;PWNED\x07\x1b[2J\u202e" + "A" * 5000
+
+
+def test_a_far_receipt_reaches_the_view_escaped_and_clipped(world: World) -> None:
+    """A receipt file as a far machine's answer left it (an older hail kept it raw): the view's
+    line to other machines shows it as one clean line, clipped as every other peer text."""
+    from hail import policy
+    from hail.message import render
+    from hail.store import remote
+
+    world.run("whoami", cwd="worker")
+    msg_id = "0101T000000-abcd"
+    headers = {"from": "boss", "reply": "boss", "kind": "ask", "id": msg_id}
+    headers.update(time="2026-01-01T00:00:00Z", ask="which port?", to="worker@box")
+    remote.record_sent(str(world.state), msg_id, render(headers, "which port?"))
+    (world.state / "remote" / f"{msg_id}.receipt").write_text(FAR_RECEIPT + "\n")
+
+    async def drive() -> str:
+        app = WatchApp(Ctx.from_env(world.env), "")
+        app.looker.tick(time.time())
+        async with app.run_test(size=(200, 50)) as pilot:
+            assert await _until(pilot, lambda: msg_id in _text(app, "#talk"))
+            talk = _text(app, "#talk")
+            await pilot.press("q")
+        return talk
+
+    talk = asyncio.run(drive())
+    (line,) = [x for x in talk.split("\n") if msg_id in x]
+    assert line.isprintable(), repr(line[:80])
+    assert "A" * policy.FRAME_VALUE_MAX not in line

@@ -84,9 +84,16 @@ def pinned_versions() -> dict[str, str]:
 
 
 def npm_env() -> dict[str, str]:
-    """npm gets the caller's environment minus anything that names a tmux server."""
+    """npm gets the caller's environment minus anything that names a tmux server, and XDG
+    directories of the cache's own: a package's install script (opencode's writes its cache,
+    config, data and state folders) never touches the user's ~/.cache, ~/.config or ~/.local.
+    HOME stays, for npm's own config and cache."""
     drop = ("TMUX", "TMUX_PANE", "HAIL_SOCKET")
-    return {k: v for k, v in os.environ.items() if k not in drop}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    xdg = REPO / ".cache" / "real-clients" / ".xdg"
+    for name in ("CACHE", "CONFIG", "DATA", "STATE"):
+        env[f"XDG_{name}_HOME"] = str(xdg / name.lower())
+    return env
 
 
 def npm_latest(pkg: str) -> str:

@@ -24,6 +24,12 @@ PROMPTED = {
     "keys": ["keys", "%1", "Enter"],
     "setup": ["setup", "--yes"],
 }
+#: hail's programs that are no model's commands: what ssh runs for another machine's hail (a
+#: request on its stdin files as a seat of that machine), and Claude Code's waiter.
+FORBIDDEN = {
+    "remote-peer": ["remote-peer"],
+    "listen": ["listen", "--format", "claude"],
+}
 #: What stays allowed: sends, receipts, the inbox and the other verbs.
 ALLOWED = (
     ["boss", "ask", "review the parser", "a body\nof two lines"],
@@ -75,6 +81,16 @@ def test_verbs_that_reach_any_pane_or_edit_configs_ask_first(world: World, verb:
     assert verdict(world, ["hail", *args]) == "prompt"
     assert verdict(world, [str(world.tool_bin / "hail"), *args]) == "prompt"
     assert verdict(world, ["./hail", *args]) is None
+
+
+@pytest.mark.parametrize("verb", sorted(FORBIDDEN))
+def test_what_ssh_and_claude_codes_hooks_run_is_never_let_out_for_a_model(
+    world: World, verb: str
+) -> None:
+    args = FORBIDDEN[verb]
+    assert verdict(world, ["hail", *args]) == "forbidden"
+    assert verdict(world, [str(world.tool_bin / "hail"), *args]) == "forbidden"
+    assert verdict(world, ["hail", "api", "ask", verb]) == "allow", "a headline may say it"
 
 
 def test_everything_else_hail_does_runs_outside_unprompted(world: World) -> None:

@@ -100,13 +100,10 @@ def _machine(name: str, seat: str, argv: list[str], sshd: Sshd) -> Machine:
         "HAIL_SOCKET": server.socket,
         "HAIL_HOST": name,
         "HAIL_SSH": f"ssh -F {config}",
-        "HAIL_SSH_CONTROL_DIR": str(sshd.control),
         "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
     }
     landing = {k: m.env[k] for k in ("HOME", "XDG_STATE_HOME", "PATH", "HAIL_SOCKET", "HAIL_HOST")}
-    landing.update(
-        {k: m.env[k] for k in ("HAIL_SSH", "HAIL_SSH_CONTROL_DIR", "HAIL_AGENT_COMMANDS")}
-    )
+    landing.update({k: m.env[k] for k in ("HAIL_SSH", "HAIL_AGENT_COMMANDS")})
     landing["HAIL_AGENT_COMMANDS"] = "bash,cat,claude"  # a stand-in Claude Code may run there
     landing.update(
         HAIL_ENVELOPE_MAX=m.env["HAIL_ENVELOPE_MAX"],

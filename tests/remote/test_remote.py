@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from hail import wire
+from hail import policy
+from hail.remote import wire
 from hail.store.presence import waiter as waiter_records
 from hail.store.store import Store
 from tests.remote.conftest import Net
@@ -334,7 +335,7 @@ def test_a_message_that_signs_as_the_far_machine_itself_is_refused(net: Net) -> 
     )
     got = wire.read(answer.stdout)
     assert got is not None and got.get("code") == "1" and got.get("filed") == "no", answer
-    assert "cannot sign as this machine (beta)" in got.body
+    assert "cannot sign as this machine (beta)" in got.get("error")
     assert net.beta.new_files("worker") == []
 
 
@@ -365,16 +366,19 @@ def _far_program(net: Net, script: str) -> None:
 
 
 def test_a_far_hail_of_another_protocol_is_a_clear_error(net: Net) -> None:
-    _far_program(net, "printf 'hail-peer: 2\\ncode: 0\\n\\n'")
+    other = int(wire.PROTOCOL) + 1
+    _far_program(net, f"printf 'hail-peer: {other}\\ncode: 0\\n\\n'")
     sent = net.alpha.hail("boss", "worker@beta", "ask", "hi")
-    assert sent.rc == 1 and "beta speaks peer protocol 2, this hail 1" in sent.err, sent
+    said = f"beta speaks peer protocol {other}, this hail {wire.PROTOCOL}"
+    assert sent.rc == 1 and said in sent.err, sent
     assert "Nothing was sent" in sent.err
 
 
 def test_an_older_hail_there_is_a_clear_error(net: Net) -> None:
     _far_program(net, "echo \"error: kind is missing: hail peer <kind> '<headline>'\" >&2; exit 1")
     sent = net.alpha.hail("boss", "worker@beta", "ask", "hi")
-    assert sent.rc == 1 and "answered, but not as a hail that speaks peer protocol 1" in sent.err
+    said = f"answered, but not as a hail that speaks peer protocol {wire.PROTOCOL}"
+    assert sent.rc == 1 and said in sent.err
     assert "kind is missing" in sent.err, sent
 
 
@@ -437,3 +441,53 @@ def test_inbox_does_not_wait_on_a_host_it_just_found_out_of_reach(net: Net) -> N
     receipt = net.alpha.hail("boss", "sent", ask_id, env=logged)
     assert len(calls.read_text().splitlines()) > 1, "sent asks all the same"
     assert "unreachable" in receipt.out + receipt.err, receipt
+
+
+def test_a_far_shell_that_prints_before_the_answer_still_files_once(net: Net) -> None:
+    """beta's `.bashrc` prints a line for every command ssh runs there: the send finds hail's
+    answer after it, says nothing of the noise, and `hail doctor beta` names it and its source."""
+    (net.beta.root / "home" / ".bashrc").write_text('echo "Welcome to beta, $USER"\n')
+    probe = subprocess.run(
+        ["ssh", "-F", str(net.configs["alpha"]), "beta", "true"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    if b"Welcome to beta" not in probe.stdout:
+        pytest.skip("the far login shell reads no ~/.bashrc for a command")
+
+    sent = net.alpha.hail("boss", "worker@beta", "ask", "past the banner?")
+
+    assert sent.rc == 0, sent
+    assert "Nothing was sent" not in sent.err and "Welcome" not in sent.err
+    assert net.beta.new_files("worker") == [f"{id_of(sent.out)}.md"]
+    doctor = net.alpha.hail("boss", "doctor", "beta")
+    assert doctor.rc == 0, doctor
+    assert "beta's shell prints before hail's answer: Welcome to beta" in doctor.out, doctor.out
+    assert "~/.bashrc" in doctor.out
+
+
+def test_a_connection_that_stops_answering_is_given_up_within_seconds(net: Net) -> None:
+    """The shared connection to beta goes dead under its master (beta's side of it stopped, as a
+    dropped link leaves it): ssh's keep-alives give it up within seconds, and the next send goes
+    over a new connection, where without them it waited out the whole call (a minute)."""
+    first = net.alpha.hail("boss", "worker@beta", "fyi", "--no-wake", "opens the connection")
+    assert first.rc == 5, first
+    assert net.sshd.masters(), "a shared connection is open"
+    listener = net.sshd.proc.pid if net.sshd.proc is not None else 0
+    stalled = [p for p in net.sshd.sessions() if p != listener]
+    assert stalled, "beta's side of the shared connection"
+    for pid in stalled:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        sent = net.alpha.hail("boss", "worker@beta", "fyi", "--no-wake", "after the stall")
+        took = time.monotonic() - started
+    finally:
+        for pid in stalled:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGCONT)
+    assert sent.rc == 5, sent
+    assert f"{id_of(sent.out)}.md" in net.beta.new_files("worker")
+    alive = policy.SSH_ALIVE_SECONDS * (policy.SSH_ALIVE_COUNT + 1)
+    assert took < alive + 2 * policy.SSH_CONNECT_TIMEOUT + 5, f"{took:.1f} s"

@@ -8,6 +8,9 @@ ever runs. The send must file the message and run nothing planted."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import pwd
 import shutil
 import time
 from pathlib import Path
@@ -17,6 +20,7 @@ import pytest
 from hail.store.presence import base as presence_base
 from hail.store.presence import queue as queue_records
 from hail.store.store import Store
+from hail.transport.codex_queue import TEMP_ROOTS
 from tests.real_clients.clients import REPO
 from tests.scenarios.conftest import Scene
 from tests.support.procs import hails_backend, wait_until
@@ -111,9 +115,34 @@ def test_a_workspace_directory_on_the_tuis_path_runs_nothing_planted(scene: Scen
     """The real Codex binary as the TUI, with the workspace's `.venv/bin` first on its PATH:
     `codex queue` looks up `lsb_release` and `getconf` by PATH, so it must run with a PATH of
     system directories only, from outside the workspace."""
-    codex = _pinned_codex()
-    if codex is None:
+    pinned = _pinned_codex()
+    if pinned is None:
         pytest.skip("the pinned Codex is not installed (tests/real_clients installs it)")
+    if not _may_be_written_by_a_model(pinned, scene):
+        _queue_runs_nothing_planted(scene, pinned)
+        return
+    # A checkout in /tmp holds the pinned Codex where a model may write, which hail rightly
+    # refuses to run: the test runs its vendor directory (the binary and the resources it reads
+    # beside it) where a real install lies, linked where it can be, else copied.
+    where = beyond_the_model(scene)
+    vendor = pinned.parent.parent
+    try:
+        shutil.copytree(vendor, where / vendor.name, copy_function=_link_or_copy)
+        _queue_runs_nothing_planted(scene, where / vendor.name / "bin" / "codex")
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            where.parent.rmdir()  # when no other run uses it
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _queue_runs_nothing_planted(scene: Scene, codex: Path) -> None:
     marker = scene.root / "ran"
     bindir = scene.seat_dir("worker") / ".venv" / "bin"
     for name in ("lsb_release", "getconf", "uname", "sh"):
@@ -140,14 +169,35 @@ def test_a_workspace_directory_on_the_tuis_path_runs_nothing_planted(scene: Scen
     assert all(f",{tui}," in run.split()[0] + "," for run in runs), runs
 
 
+def _may_be_written_by_a_model(path: Path, scene: Scene) -> bool:
+    """Whether hail takes `path` for a directory a sandboxed model may write: a temporary
+    directory (`codex_queue.TEMP_ROOTS`, TMPDIR) or the scene's workspaces."""
+    real = os.path.realpath(path)
+    roots = [*TEMP_ROOTS, os.environ.get("TMPDIR", ""), str(scene.root)]
+    return any(
+        r and (real == os.path.realpath(r) or real.startswith(os.path.realpath(r) + os.sep))
+        for r in roots
+    )
+
+
+def beyond_the_model(scene: Scene) -> Path:
+    """A fresh directory no model may write, as a real install's is, wherever the checkout lies:
+    the checkout's `.cache`, else (a checkout in /tmp) the cache of this user's real home; the
+    caller removes it."""
+    home = Path(pwd.getpwuid(os.geteuid()).pw_dir)
+    for base in (REPO / ".cache", home / ".cache"):
+        if not _may_be_written_by_a_model(base, scene):
+            return base / "hail-test-native" / scene.root.name
+    pytest.skip(f"neither {REPO} nor {home} lies outside the temporary directories")
+
+
 def test_a_native_codex_runs_with_a_system_path_from_the_root(scene: Scene) -> None:
     """A native binary named `codex` that, as the queue runs it, would run a script `queue` found
     in its working directory or on its PATH (a copy of bash does: `bash queue --thread …`). From
     `/` with a system PATH it finds neither the workspace's `./queue` nor `.venv/bin/queue`."""
     bash = shutil.which("bash")
     assert bash is not None
-    # outside the workspace and the temporary directories, as a real install is
-    native = REPO / ".cache" / "test-native" / str(scene.root.name) / "codex"
+    native = beyond_the_model(scene) / "codex"
     native.parent.mkdir(parents=True)
     try:
         shutil.copy(bash, native)
@@ -165,3 +215,5 @@ def test_a_native_codex_runs_with_a_system_path_from_the_root(scene: Scene) -> N
         assert not marker.exists(), marker.read_text()
     finally:
         shutil.rmtree(native.parent)
+        with contextlib.suppress(OSError):
+            native.parent.parent.rmdir()  # when no other run uses it

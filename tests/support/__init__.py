@@ -5,6 +5,8 @@
 - `wait_until` and the process tree (`tests.support.procs`);
 - `World`, `Seats`, `SCRUBBED` (`tests.support.world`): a scratch HOME and state with two seats;
 - `ScratchTmux` (`tests.support.tmux`): a private tmux server and its reaper;
+- `FarSide` (`tests.support.far`): a stand-in far machine named by HAIL_SSH, answering as the test
+  says (no sshd; `tests.support.sshd` is the real one);
 - `page`, `sections`, `documented`, … (`tests.support.docs`): docs/ read for the drift tests;
 
 and the fixtures: `isolated_env` and `macos_reaches` (`tests.support.macos`, which fails a test

@@ -63,7 +63,6 @@ class Sshd:
     """The server, its keys and the client config with one alias per machine."""
 
     def __init__(self) -> None:
-        # A short root: control sockets live under it (104 bytes on macOS, 108 on Linux).
         self.dir = Path(tempfile.mkdtemp(prefix="hs", dir="/tmp"))
         self.dir.chmod(0o700)
         self.port = free_port()
@@ -73,8 +72,8 @@ class Sshd:
         self.authorized.write_text("")
         self.known = self.dir / "known_hosts"
         self.known.write_text(f"[127.0.0.1]:{self.port} {self.host_pub}\n")
-        self.control = self.dir / "c"
-        self.control.mkdir(mode=0o700)
+        #: Where each machine's hail keeps its ssh control sockets (`ssh/` in its state root).
+        self.controls: set[str] = set()
         self.proc: subprocess.Popen[bytes] | None = None
         self.aliases: dict[str, str] = {}  # alias -> its Host block
 
@@ -82,6 +81,8 @@ class Sshd:
         """A key for `alias` whose landing side has `env`, and its Host block."""
         key = self.dir / f"key-{alias}"
         pub = _keygen(key)
+        if env.get("XDG_STATE_HOME"):
+            self.controls.add(os.path.join(env["XDG_STATE_HOME"], "hail", "ssh"))
         with self.authorized.open("a") as f:
             f.write(f"{_env_option(env)} {pub}\n")
         self.aliases[alias] = self._block(alias, self.port, key)
@@ -126,7 +127,7 @@ class Sshd:
             return s.connect_ex(("127.0.0.1", self.port)) == 0
 
     def masters(self) -> list[int]:
-        """Live ssh connection masters whose control socket lies in this test's directory."""
+        """Live ssh connection masters whose control socket lies in a machine's state."""
         found = []
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
@@ -137,7 +138,8 @@ class Sshd:
                 continue
             # A master renames itself `ssh: <control path> [mux]`.
             head = cmdline[0] if cmdline else b""
-            ours = str(self.control).encode() in b" ".join(cmdline)
+            line = b" ".join(cmdline)
+            ours = any(os.fsencode(c) in line for c in self.controls)
             if head.startswith(b"ssh") and ours and alive(int(entry.name)):
                 found.append(int(entry.name))
         return found

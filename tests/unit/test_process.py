@@ -6,8 +6,10 @@ or a process that ended."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -166,6 +168,38 @@ def test_the_agent_under_a_pane_and_a_waiter_of_a_client(procs: Processes, tmp_p
     finally:
         for p in (client, stray):
             p.kill()
+            p.wait()
+
+
+def test_an_argument_that_holds_hail_listen_passes_for_a_waiter_only_under_its_client(
+    tmp_path: Path,
+) -> None:
+    """`ps` joins a process's arguments with spaces, so one argument `…/hail listen --format claude`
+    reads as a waiter's words on the portable backend (on `/proc` it stays one word). The check's
+    other half does not read the arguments: the process must descend from the recorded Claude Code
+    process, its parent chain read as numbers. So the split can make only that session's own
+    processes (its hooks, its model's commands, which it can signal itself) pass, never another."""
+    phrase = f"{tmp_path}/hail listen --format claude"
+    shell = ["sh", "-c", "sleep 60; :", phrase]  # one argument holding the waiter's words
+    # Each in a process group of its own, ended whole: the shells' sleeps too.
+    client = subprocess.Popen(
+        ["sh", "-c", f"{' '.join(repr(a) for a in shell)}; :"], start_new_session=True
+    )
+    stray = subprocess.Popen(shell, start_new_session=True)
+    try:
+        tree = ProcFs()
+        assert wait_until(lambda: bool(tree.children().get(client.pid)), 5)
+        under = tree.children()[client.pid][0]
+        assert wait_until(lambda: tree.args(under)[-1:] == [phrase], 5)
+        assert wait_until(lambda: tree.args(stray.pid)[-1:] == [phrase], 5)
+        for procs in (ProcFs(), Ps()):
+            assert not procs.is_waiter_of(stray.pid, client.pid), procs.name
+        assert not ProcFs().is_waiter_of(under, client.pid), "one word on /proc"
+        assert Ps().is_waiter_of(under, client.pid), "the split, under the client only"
+    finally:
+        for p in (client, stray):
+            with contextlib.suppress(OSError):
+                os.killpg(p.pid, signal.SIGKILL)
             p.wait()
 
 

@@ -90,6 +90,41 @@ def test_both_runs_of_one_stop_count_it_once(
     assert not guard(tmp_path, SESSION).may_block()
 
 
+def with_transcript(transcript: Path, payload: bytes = SESSION) -> bytes:
+    """The payload naming `transcript` as the session's transcript."""
+    return payload[:-1] + f', "transcript_path": "{transcript}"}}'.encode()
+
+
+def test_runs_of_one_stop_are_told_by_its_transcript_however_far_apart_they_start(
+    tmp_path: Path,
+) -> None:
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text('{"type":"user"}\n')
+    payload = with_transcript(transcript)
+    for n in range(1, policy.STOP_BLOCKS_MAX + 1):
+        # The harness starts the second hook only after the first ended (Claude Code runs an
+        # event's hooks one after another): by the clock it is the next Stop, by the transcript
+        # the same one.
+        first = guard(tmp_path, payload)
+        assert first.may_block() and not first.twin
+        first.blocked()
+        second = guard(tmp_path, payload)
+        assert second.twin and second.may_block(), "the same Stop, already counted"
+        second.blocked()
+        assert guard(tmp_path, payload).own == n
+        with transcript.open("a") as f:
+            f.write('{"type":"assistant"}\n')  # the model went on: the next Stop
+    assert not guard(tmp_path, payload).may_block()
+
+
+def test_a_stop_whose_transcript_cannot_be_read_is_told_by_the_clock(tmp_path: Path) -> None:
+    payload = with_transcript(tmp_path / "gone.jsonl")
+    guard(tmp_path, payload, started=stop.clock() - 10).blocked()
+    assert guard(tmp_path, payload).count == 1 and not guard(tmp_path, payload).twin
+    streak = (tmp_path / stop.DIR / ID).read_text().split()
+    assert streak[2] == "-1"
+
+
 def test_a_run_that_started_after_the_last_block_ended_is_the_next_stop(tmp_path: Path) -> None:
     guard(tmp_path, SESSION, started=stop.clock() - 10).blocked()
     assert guard(tmp_path, SESSION).count == 1

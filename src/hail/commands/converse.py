@@ -27,15 +27,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import FrameType
-    from typing import Protocol
-
-    class Far(Protocol):
-        """How a wait reaches other machines (commands/remote.py, given by the caller: a wait
-        on a local ask never loads it)."""
-
-        def fetch(self, ctx: Ctx, hosts: list[str]) -> None: ...
-
-        def crossing(self, ctx: Ctx, waiter: str, targets: list[str]) -> tuple[str, str] | None: ...
 
     from hail.message import Message
 
@@ -67,14 +58,14 @@ def _stop_on_term(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)  # unwinds through `finally`: the wait record is removed
 
 
-def begin(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None = None) -> None:
+def begin(ctx: Ctx, wait: waits.Wait) -> None:
     """Record the wait, or refuse it at once when it would close a cycle of waits."""
     listed = waits.start(ctx.store, wait)
     path = waits.blocking_path(
         waits.live(ctx.store, ctx.now(), listed), wait, waits.settled(ctx.store)
     )
     if path is None:
-        _refuse_far_crossing(ctx, wait, far)
+        _refuse_far_crossing(ctx, wait)
         return
     waits.stop(wait)
     holder, ask_id = path[-1]
@@ -89,15 +80,17 @@ def begin(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None = None) -> N
     )
 
 
-def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None) -> None:
+def _refuse_far_crossing(ctx: Ctx, wait: waits.Wait) -> None:
     """A seat on another machine that waits on this waiter: refused as a local crossing is. Each
     side writes its record before it asks, so of two waits that cross at once at worst both give
     way, never neither [docs/conversations.md "Crossing waits"]."""
     from hail.store import remote
 
-    if far is None or not any(remote.split_address(t)[1] for t in wait.targets):
+    if not any(remote.split_address(t)[1] for t in wait.targets):
         return
-    found = far().crossing(ctx, wait.waiter, wait.targets)
+    from hail.remote import elsewhere  # only a wait across machines loads the remote wing
+
+    found = elsewhere.crossing(ctx, wait.waiter, wait.targets, within=wait.deadline - ctx.now())
     if found is None:
         return
     waits.stop(wait)
@@ -114,16 +107,14 @@ def _links(path: list[tuple[waits.Wait, str]]) -> list[tuple[waits.Wait, str]]:
     return [(w, w.targets[w.asks.index(ask)]) for w, ask in path]
 
 
-def wait_for(
-    ctx: Ctx, wait: waits.Wait, seat: str, far: Callable[[], Far] | None = None
-) -> dict[str, list[tuple[str, str]]]:
+def wait_for(ctx: Ctx, wait: waits.Wait, seat: str) -> dict[str, list[tuple[str, str]]]:
     """Poll until the wait is satisfied or its deadline passes; the replies found per ask."""
     import signal  # only a wait needs it, and it costs a send a tenth of its time
 
-    begin(ctx, wait, far)
+    begin(ctx, wait)
     previous = signal.signal(signal.SIGTERM, _stop_on_term)
     found: dict[str, list[tuple[str, str]]] = {}
-    fetch = _far_fetch(ctx, wait, far)
+    fetch = _far_fetch(ctx, wait)
     try:
         refreshed = time.monotonic()
         while True:
@@ -142,16 +133,21 @@ def wait_for(
         signal.signal(signal.SIGTERM, previous)
 
 
-def _far_fetch(ctx: Ctx, wait: waits.Wait, far: Callable[[], Far] | None) -> Callable[[], None]:
-    """For asks to other machines: fetch the replies kept there, every REMOTE_FETCH_SECONDS."""
+def _far_fetch(ctx: Ctx, wait: waits.Wait) -> Callable[[], None]:
+    """For asks to other machines: fetch the replies kept there, every REMOTE_FETCH_SECONDS,
+    each fetch within what is left of the wait."""
     from hail.store import remote
 
     hosts = sorted({h for h in (remote.split_address(t)[1] for t in wait.targets) if h})
     last = [-policy.REMOTE_FETCH_SECONDS]
 
     def fetch() -> None:
-        if far is not None and hosts and time.monotonic() - last[0] >= policy.REMOTE_FETCH_SECONDS:
-            far().fetch(ctx, hosts)
+        left = wait.deadline - ctx.now()
+        due = time.monotonic() - last[0] >= policy.REMOTE_FETCH_SECONDS
+        if hosts and due and left > 0:
+            from hail.remote import elsewhere
+
+            elsewhere.fetch(ctx, hosts, within=left)
             last[0] = time.monotonic()
 
     return fetch
@@ -214,11 +210,9 @@ def _timed_out(asks: list[str], missing: list[str], timeout: float) -> StateErro
     )
 
 
-def settle(
-    ctx: Ctx, wait: waits.Wait, seat: str, timeout: float, far: Callable[[], Far] | None = None
-) -> int:
+def settle(ctx: Ctx, wait: waits.Wait, seat: str, timeout: float) -> int:
     """Wait, print what arrived, and return 0 or raise the timeout."""
-    found = wait_for(ctx, wait, seat, far)
+    found = wait_for(ctx, wait, seat)
     arrived = [r for a in wait.asks for r in found[a]]
     show_replies(ctx, arrived)
     missing = [a for a in wait.asks if not found[a]]
@@ -236,7 +230,6 @@ def await_replies(
     timeout: float | None,
     *,
     any_: bool,
-    far: Callable[[], Far] | None = None,
 ) -> int:
     """`hail await --reply <id>… [--timeout S] [--any]`."""
     if not asks:
@@ -252,7 +245,7 @@ def await_replies(
         any_=any_,
         deadline=ctx.now() + limit,
     )
-    return settle(ctx, wait, seat.name, limit, far)
+    return settle(ctx, wait, seat.name, limit)
 
 
 def after_send(
@@ -261,7 +254,6 @@ def after_send(
     ask_id: str,
     to: str,
     timeout: float | None,
-    far: Callable[[], Far] | None = None,
 ) -> int:
     """The wait of `ask --wait`, once the ask is filed; its exit code replaces the send's."""
     seat = conversation.seat_of_mailbox(asker)
@@ -273,4 +265,4 @@ def after_send(
         deadline = ctx.now() + limit
     wait = waits.Wait(asker, [ask_id], [to], any_=False, deadline=deadline)
     flush()  # the id line is out before the wait starts
-    return settle(ctx, wait, seat, limit, far)
+    return settle(ctx, wait, seat, limit)

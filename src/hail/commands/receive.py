@@ -24,31 +24,19 @@ from hail.store.store import Receipt, Store, receipt_in
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-    from typing import Protocol
-
     from hail.seat import Seat
-
-    class Far(Protocol):
-        """How `sent` and `inbox` reach other machines (commands/remote.py, given by the verb)."""
-
-        def statuses(
-            self, ctx: Ctx, msg_ids: list[str], *, quiet: bool = False
-        ) -> dict[str, str]: ...
-
-        def fetch_open(self, ctx: Ctx) -> None: ...
 
 # --- sent -----------------------------------------------------------------------------------------
 
 
-def sent(ctx: Ctx, msg_ids: list[str], far: Callable[[], Far] | None = None) -> int:
+def sent(ctx: Ctx, msg_ids: list[str]) -> int:
     """Per id: `unknown`, `delivered` or `<how> <iso>`, then `replied <id>…` once an answer exists.
 
     One id prints its line alone, as it always did; several prefix each line with its id. Exit 0.
     """
     from hail.store.conversation import replies_of
 
-    afar = _far_statuses(ctx, msg_ids, far)
+    afar = _far_statuses(ctx, msg_ids)
     for msg_id in msg_ids:
         line = afar.get(msg_id) or ctx.store.status(msg_id).line()
         answers = [r for r, box in replies_of(ctx.store, msg_id) if ctx.store.lookup(r) == box]
@@ -58,14 +46,16 @@ def sent(ctx: Ctx, msg_ids: list[str], far: Callable[[], Far] | None = None) -> 
     return 0
 
 
-def _far_statuses(ctx: Ctx, msg_ids: list[str], far: Callable[[], Far] | None) -> dict[str, str]:
+def _far_statuses(ctx: Ctx, msg_ids: list[str]) -> dict[str, str]:
     """Receipts of the ids sent to other machines, asked of each machine [docs/seats.md
-    "Other machines"]; nothing is run when none was."""
+    "Other machines"]; nothing is run, nor the remote wing loaded, when none was."""
     from hail.store import remote
 
-    if far is None or not any(remote.sent(ctx.store.root, i) is not None for i in msg_ids):
+    if not any(remote.sent(ctx.store.root, i) is not None for i in msg_ids):
         return {}
-    return far().statuses(ctx, msg_ids)
+    from hail.remote import elsewhere
+
+    return elsewhere.statuses(ctx, msg_ids)
 
 
 # --- await ----------------------------------------------------------------------------------------
@@ -105,40 +95,42 @@ class _FarWatch:
     """The awaited ids sent to other machines, asked of their machines every REMOTE_FETCH_SECONDS
     [docs/seats.md "Other machines"]."""
 
-    __slots__ = ("asked", "far", "watches")
+    __slots__ = ("asked", "watches")
 
-    def __init__(self, ctx: Ctx, watches: list[_Watch], far: Callable[[], Far] | None) -> None:
+    def __init__(self, ctx: Ctx, watches: list[_Watch]) -> None:
         from hail.store import remote
 
-        self.far = far
-        self.watches = [w for w in watches if far and remote.sent(ctx.store.root, w.id)]
+        self.watches = [w for w in watches if remote.sent(ctx.store.root, w.id)]
         self.asked = -policy.REMOTE_FETCH_SECONDS
 
-    def poll(self, ctx: Ctx) -> None:
+    def poll(self, ctx: Ctx, deadline: float) -> None:
+        """Ask the far machines again when REMOTE_FETCH_SECONDS passed, within what is left
+        before `deadline` (monotonic)."""
         waiting = [w for w in self.watches if not w.far_line]
-        if not waiting or self.far is None:
+        left = min(deadline - time.monotonic(), policy.REMOTE_LOOK_SECONDS)
+        if not waiting or left <= 0:
             return
         if time.monotonic() - self.asked < policy.REMOTE_FETCH_SECONDS:
             return
         self.asked = time.monotonic()
-        lines = self.far().statuses(ctx, [w.id for w in waiting], quiet=True)
+        from hail.remote import elsewhere
+
+        lines = elsewhere.statuses(ctx, [w.id for w in waiting], quiet=True, within=left)
         for w in waiting:
             how = lines.get(w.id, "")
             if how.split(" ")[0] in ("injected", "read", "inline"):
                 w.far_line = how.split(" replied ")[0]
 
 
-def await_(
-    ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool, far: Callable[[], Far] | None = None
-) -> int:
+def await_(ctx: Ctx, ids_: list[str], timeout: float, *, any_: bool) -> int:
     """Wait until every id (or any, with `any_`) has a receipt; exit 0, or 1 on timeout."""
     if not ids_:
         raise UsageError("await needs at least one message id")
     watches = [_Watch(i) for i in ids_]
-    afar = _FarWatch(ctx, watches, far)
+    afar = _FarWatch(ctx, watches)
     deadline = time.monotonic() + timeout
     while True:
-        afar.poll(ctx)
+        afar.poll(ctx, deadline)
         for w in watches:
             w.poll(ctx.store)
         got = [w.receipt is not None or bool(w.far_line) for w in watches]
@@ -258,7 +250,7 @@ def _collect(ctx: Ctx, seat: Seat, peek: bool, all_: bool, got: _Inbox) -> None:
         got.items += [shown for _, shown in entries]
 
 
-def inbox(ctx: Ctx, *, peek: bool, all_: bool, far: Callable[[], Far] | None = None) -> int:
+def inbox(ctx: Ctx, *, peek: bool, all_: bool) -> int:
     """Print my mail framed; claim what had no receipt as `read` unless `peek`.
 
     At most about INBOX_MAX_BYTES are printed (a harness keeps only the start of a long output):
@@ -267,7 +259,7 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool, far: Callable[[], Far] | None = N
     """
     seat = ctx.seat_here()
     ctx.bind(seat)
-    _fetch_kept(ctx, far)
+    _fetch_kept(ctx)
     got = _Inbox()
     try:
         _collect(ctx, seat, peek, all_, got)
@@ -294,12 +286,14 @@ def inbox(ctx: Ctx, *, peek: bool, all_: bool, far: Callable[[], Far] | None = N
     return 0
 
 
-def _fetch_kept(ctx: Ctx, far: Callable[[], Far] | None) -> None:
+def _fetch_kept(ctx: Ctx) -> None:
     """Replies another machine kept for this one (it could not reach here) are fetched first."""
     from hail.store import remote
 
-    if far is not None and os.path.isdir(remote.sent_dir(ctx.store.root)):
-        far().fetch_open(ctx)
+    if os.path.isdir(remote.sent_dir(ctx.store.root)):
+        from hail.remote import elsewhere
+
+        elsewhere.fetch_open(ctx)
 
 
 def write_claimed(

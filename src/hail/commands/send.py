@@ -10,9 +10,6 @@ from hail.letter import Written, check
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from hail.commands.converse import Far
     from hail.context import Ctx
     from hail.letter import Letter
     from hail.send.authors import Author
@@ -65,12 +62,12 @@ def send(ctx: Ctx, args: SendArgs, letter: Letter, author: Author, target: str =
     return waited(ctx, args, sent)
 
 
-def waited(ctx: Ctx, args: SendArgs, sent: Sent, far: Callable[[], Far] | None = None) -> int:
-    """With `--wait`, the wait for the reply to the ask `sent` filed (here, or on another machine
-    that `far` reaches), whose exit code replaces the send's; else the send's."""
+def waited(ctx: Ctx, args: SendArgs, sent: Sent) -> int:
+    """With `--wait`, the wait for the reply to the ask `sent` filed (here, or on another
+    machine), whose exit code replaces the send's; else the send's."""
     asked = sent.waits_for_reply() if args.wait else None
     if asked is None:
         return sent.code
     from hail.commands import converse
 
-    return converse.after_send(ctx, asked.asker, asked.id, asked.to, args.wait_timeout, far=far)
+    return converse.after_send(ctx, asked.asker, asked.id, asked.to, args.wait_timeout)

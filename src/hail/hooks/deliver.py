@@ -217,7 +217,9 @@ def _note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes
     if note is None:
         return
     try:
-        note(ctx, mailbox, event, payload)
+        from hail.store.presence.base import Hook
+
+        note(Hook(ctx.store, ctx.procs(), ctx.env), mailbox, event, payload)
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)
 

@@ -228,7 +228,7 @@ class Listener:
         if before is not None and before.state == presence.FIRED and not self.me.is_me(before):
             self.served = before.since  # its woken turn's prompt hook takes that mail
         presence.write_waiter(store, self.me)
-        if before is not None and not self.me.is_me(before) and before.listening(procs):
+        if before is not None and not self.me.is_me(before) and self.waits_there(before):
             _nudge(before.pid)  # it reads the record, finds this waiter, and ends
         deadline = time.monotonic() + policy.WAITER_LIFE_SECONDS
         fired = False
@@ -239,9 +239,10 @@ class Listener:
                     # Removed by an older waiter ending just as this one wrote: write it again.
                     presence.write_waiter(store, self.me)
                 elif not self.me.is_me(named):
-                    if named.listening(procs) or named.state == presence.FIRED:
+                    if self.waits_there(named) or named.state == presence.FIRED:
                         return QUIET  # a newer waiter listens, or has woken the session
-                    presence.write_waiter(store, self.me)  # it was killed before it could remove it
+                    # Killed before it could remove it, or a record naming no waiter at all.
+                    presence.write_waiter(store, self.me)
                 if _hung_up(self.hangup) or not self.me.client_running(procs):
                     return QUIET
                 if self.wanted():
@@ -255,6 +256,13 @@ class Listener:
         finally:
             if not fired:
                 presence.remove_waiter(store, self.me)
+
+    def waits_there(self, other: presence.Waiter) -> bool:
+        """Whether the record names another waiter of this waiter's Claude Code process that
+        listens: the question a send asks before it signals one (`transport/routes/waiter.py`), so a
+        record naming any other process is never signalled, nor obeyed."""
+        procs = self.ctx.procs()
+        return other.listening(procs) and procs.is_waiter_of(other.pid, self.me.claude)
 
     def wanted(self) -> bool:
         """A send asked to wake the agent for mail still unread, and the session is between

@@ -8,9 +8,12 @@ reading one mailbox keep a streak each.
 A streak ends only where the harness says a turn began: its payload's `stop_hook_active` is false on
 a turn's first Stop, true on one that follows a Stop block. A Stop that does not block leaves the
 count alone: another hook of the same Stop (hail's hook installed twice) may have blocked, and the
-harness then goes on all the same. Both hooks of one Stop count it once: a run that started before
-the last counted block was over is a run of that Stop, since the harness starts every hook of an
-event at once and waits for all of them before the model goes on. A Stop that got no payload in
+harness then goes on all the same. Both hooks of one Stop count it once. A Stop is known by its
+transcript: its size is the same for every hook of one Stop (the harness writes nothing between
+them) and grows before the next (the model's continuation is written first), so a run that sees
+the size the last counted block saw is a run of that Stop, however far apart the harness started
+them (Claude Code runs an event's hooks one after another, 10–30 ms apart). Without a transcript
+in the payload, a run that started before the last counted block was over is a run of that Stop. A Stop that got no payload in
 time names no session: it continues the longest streak it finds and counts for every session (the
 safe side). Plain os calls and byte searches: no json on the hook path [docs/hooks.md "Stop"].
 """
@@ -22,7 +25,7 @@ import time
 
 import hail
 from hail import policy
-from hail.payload import session_of, turn_began
+from hail.payload import session_of, transcript_size, turn_began
 from hail.store import fs
 
 TYPE_CHECKING = False
@@ -66,7 +69,7 @@ def imported() -> int:
 class StopGuard:
     """The streak of Stop blocks of one session on one mailbox."""
 
-    __slots__ = ("count", "dir", "fresh", "own", "session", "twin")
+    __slots__ = ("count", "dir", "fresh", "own", "session", "size", "twin")
 
     def __init__(
         self,
@@ -80,7 +83,9 @@ class StopGuard:
         self.session = session_of(payload) or UNKNOWN
         # A model's own tool call can pass any payload: only the harness starts a new streak.
         self.fresh = self.session != UNKNOWN and not by_hand and turn_began(payload)
-        own, end = (0, 0) if self.fresh else _read(os.path.join(self.dir, self.session))
+        own, end, seen = (0, 0, -1) if self.fresh else _read(os.path.join(self.dir, self.session))
+        #: The transcript's size as this run sees it (-1: unknown), what its block records.
+        self.size = transcript_size(payload)
         if self.fresh:
             others = 0
         elif self.session == UNKNOWN:
@@ -90,11 +95,16 @@ class StopGuard:
         self.own = own
         #: The blocks in a row this Stop continues.
         self.count = own + others
-        # Ticks are coarse: a run counts as another run of the counted Stop only when it started in
-        # an earlier tick than that block ended, so the next Stop is never taken for one (at worst
-        # a run of the same Stop counts again: the safe side). A block that ended after now ended
-        # before a reboot (ticks count from boot): no run of today's is one of its Stop.
-        self.twin = own > 0 and started is not None and started < end <= clock()
+        if own and self.size is not None and seen >= 0:
+            # The transcript tells the Stops apart: the same size, the same Stop.
+            self.twin = self.size == seen
+        else:
+            # Ticks are coarse: a run counts as another run of the counted Stop only when it
+            # started in an earlier tick than that block ended, so the next Stop is never taken
+            # for one (at worst a run of the same Stop counts again: the safe side). A block that
+            # ended after now ended before a reboot (ticks count from boot): no run of today's is
+            # one of its Stop.
+            self.twin = own > 0 and started is not None and started < end <= clock()
 
     def _sessions(self) -> list[str]:
         try:
@@ -111,14 +121,17 @@ class StopGuard:
         """This Stop made the agent go on: one more in the streak (once per Stop)."""
         fs.make_dirs(self.dir)
         own = self.own if self.twin else self.own + 1
-        fs.write_atomic(os.path.join(self.dir, self.session), f"{own} {clock()}\n")
+        size = -1 if self.size is None else self.size
+        fs.write_atomic(os.path.join(self.dir, self.session), f"{own} {clock()} {size}\n")
         if self.fresh:
             fs.remove_quietly(os.path.join(self.dir, UNKNOWN))
 
 
-def _read(path: str) -> tuple[int, int]:
-    """A streak file's count and when its last block ended (0, 0 when missing or garbled)."""
+def _read(path: str) -> tuple[int, int, int]:
+    """A streak file's count, when its last block ended, and the transcript's size that block saw
+    ((0, 0, -1) when missing or garbled; -1 for a size unknown or not written)."""
     saved = (fs.read_text(path) or "").split()
-    if len(saved) != 2 or not saved[0].isdigit() or not saved[1].isdigit():
-        return 0, 0
-    return int(saved[0]), int(saved[1])
+    if len(saved) not in (2, 3) or not all(s.isascii() and s.isdigit() for s in saved[:2]):
+        return 0, 0, -1
+    size = saved[2] if len(saved) == 3 else "-1"
+    return int(saved[0]), int(saved[1]), int(size) if size.isascii() and size.isdigit() else -1

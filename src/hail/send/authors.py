@@ -49,9 +49,26 @@ class Local(Author):
         self.seat: Seat = ctx.require_seat()
 
     def by_records(self, ctx: Ctx, records: Records) -> Sender | None:
-        from hail.transport.routes.records import sender_by_records
+        """This process's pane signs when the records name no other session in its seat, and no
+        session of its pane in another seat (`resolve.identity_split`'s case); a seat with another
+        session of this pane's server, or one the records cannot place, is None."""
+        from hail.transport.resolve import Sender
 
-        return sender_by_records(ctx, self.seat, records)
+        seat = self.seat
+        reply = ctx.reading_mailboxes(seat)[0]
+        if reply != seat.name:
+            return Sender(seat, reply, reply, None)
+        found = records.sessions(seat.name)
+        if found is None:
+            return None
+        panes = [s.pane_id for s in found]
+        if ctx.pane and not ctx.run_by_codex:
+            if any(p != ctx.pane for p in panes) or records.pane_elsewhere(ctx.pane, seat.name):
+                return None
+            return Sender(seat, reply, f"{seat.name}/{ctx.pane}", None)
+        if len(panes) > 1 or "" in panes:
+            return None
+        return Sender(seat, reply, f"{seat.name}/{panes[0]}" if panes else seat.name, None)
 
     def surveyed(self, ctx: Ctx, panes: Panes | None) -> Sender:
         from hail.transport.resolve import sender

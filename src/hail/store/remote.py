@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import os
 
-from hail import ids
+from hail import ids, policy
 from hail.errors import HailError
 from hail.message import Message, parse
 from hail.store import fs
+from hail.text import clip_value, printable_line
 
 
 class AlreadyFiled(HailError):
@@ -52,16 +53,25 @@ def sent(root: str, msg_id: str) -> Message | None:
     return parse(text) if text is not None else None
 
 
+def receipt_line(text: str) -> str:
+    """A far machine's receipt as every other peer text is kept and shown: one line with no
+    control or format character, clipped to FRAME_VALUE_MAX."""
+    return clip_value(printable_line(text), policy.FRAME_VALUE_MAX)
+
+
 def note_receipt(root: str, msg_id: str, line: str) -> None:
     """What the far machine last answered for `hail sent <id>`, for `hail watch` to show."""
     if os.path.exists(sent_path(root, msg_id)):
-        fs.write_atomic(os.path.join(sent_dir(root), f"{msg_id}.receipt"), f"{line}\n")
+        fs.write_atomic(
+            os.path.join(sent_dir(root), f"{msg_id}.receipt"), f"{receipt_line(line)}\n"
+        )
 
 
 def last_receipt(root: str, msg_id: str) -> str:
-    """The far machine's last answer for the id, as `note_receipt` kept it; "" when never asked."""
+    """The far machine's last answer for the id, as `note_receipt` kept it (made clean again: the
+    file may be older than that rule); "" when never asked."""
     text = fs.read_text(os.path.join(sent_dir(root), f"{msg_id}.receipt"))
-    return text.strip() if text else ""
+    return receipt_line(text) if text else ""
 
 
 def sent_ids(root: str) -> list[str]:

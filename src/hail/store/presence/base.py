@@ -23,7 +23,20 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from hail.process.base import Processes
     from hail.store.store import Store
+
+
+class Hook:
+    """The hook run a record is written for: its state, the processes it can ask about, and its
+    environment (a hook's `Ctx` gives all three)."""
+
+    __slots__ = ("env", "procs", "store")
+
+    def __init__(self, store: Store, procs: Processes, env: Mapping[str, str]) -> None:
+        self.store = store
+        self.procs = procs
+        self.env = env
 
 
 def directory(store: Store) -> str:

@@ -14,8 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from hail.context import Ctx
     from hail.process.base import Processes
+    from hail.store.presence.base import Hook
     from hail.store.store import Store
 
 PREFIX = "opencode-"
@@ -81,7 +81,7 @@ def note_plugin(store: Store, procs: Processes, mailbox: str, env: Mapping[str, 
     base.write(store, f"{PREFIX}{pid}", plugin.text())
 
 
-def note(ctx: Ctx, mailbox: str, event: str, payload: bytes) -> None:
+def note(hook: Hook, mailbox: str, event: str, payload: bytes) -> None:
     """What every hook of hail's plugin records: the opencode process it runs in, so a send can
     leave its wake mark with no tmux call."""
-    note_plugin(ctx.store, ctx.procs(), mailbox, ctx.env)
+    note_plugin(hook.store, hook.procs, mailbox, hook.env)

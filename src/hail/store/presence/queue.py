@@ -16,8 +16,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from hail.context import Ctx
     from hail.process.base import Processes
+    from hail.store.presence.base import Hook
     from hail.store.store import Store
 
 PREFIX = "codex-"
@@ -163,11 +163,11 @@ def learn_thread(
     fs.write_atomic(path, thread.text())
 
 
-def note(ctx: Ctx, mailbox: str, event: str, payload: bytes) -> None:
+def note(hook: Hook, mailbox: str, event: str, payload: bytes) -> None:
     """What the prompt hook records for the queue: the Codex thread this prompt belongs to, so a
     send can queue on it."""
     if event != "UserPromptSubmit" or not payload:
         return
     from hail.payload import session_of
 
-    note_thread(ctx.store, ctx.procs(), mailbox, session_of(payload), ctx.env)
+    note_thread(hook.store, hook.procs, mailbox, session_of(payload), hook.env)

@@ -13,9 +13,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from hail.context import Ctx
+    from hail.store.presence.base import Hook
 
-    Note = Callable[[Ctx, str, str, bytes], None]
+    Note = Callable[[Hook, str, str, bytes], None]
 
 #: The routes whose sessions hail's prompt hook records, each a module of this package.
 RECORDED_BY_HOOKS = ("queue", "plugin")

@@ -7,7 +7,7 @@ library. Otherwise it surveys tmux as before.
 from __future__ import annotations
 
 from hail.store.presence.base import socket_id
-from hail.transport.resolve import Recipient, Sender
+from hail.transport.resolve import Recipient
 from hail.transport.routes import registry
 
 TYPE_CHECKING = False
@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 
     from hail.context import Ctx
     from hail.process.base import Processes
-    from hail.seat import Addr, Seat
+    from hail.seat import Addr
     from hail.store.store import Store
+    from hail.transport.resolve import Sender
     from hail.transport.routes.base import Session
 
 
@@ -84,27 +85,6 @@ def send_by_records(
     if found is None:
         return None
     return who, Recipient(addr.mailbox, addr.seat, None), found
-
-
-def sender_by_records(ctx: Ctx, seat: Seat, records: Records) -> Sender | None:
-    """Who sends, from hail's records: this process's pane signs when the records name no other
-    session in its seat, and no session of its pane in another seat (`resolve.identity_split`'s
-    case); a seat with another session of this pane's server, or one the records cannot place, is
-    None."""
-    reply = ctx.reading_mailboxes(seat)[0]
-    if reply != seat.name:
-        return Sender(seat, reply, reply, None)
-    found = records.sessions(seat.name)
-    if found is None:
-        return None
-    panes = [s.pane_id for s in found]
-    if ctx.pane and not ctx.run_by_codex:
-        if any(p != ctx.pane for p in panes) or records.pane_elsewhere(ctx.pane, seat.name):
-            return None
-        return Sender(seat, reply, f"{seat.name}/{ctx.pane}", None)
-    if len(panes) > 1 or "" in panes:
-        return None
-    return Sender(seat, reply, f"{seat.name}/{panes[0]}" if panes else seat.name, None)
 
 
 def by_records(ctx: Ctx, records: Records, mailbox: str, pane: str = "") -> Session | None:

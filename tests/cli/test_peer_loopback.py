@@ -1,0 +1,140 @@
+"""The peer protocol between two hails, end to end, over the loopback channel
+(src/hail/remote/loopback.py; docs/seats.md "Other machines"): two machines on this one, each a
+HOME and a state of its own, each hail's far side a real `hail remote-peer` subprocess. What only a
+real sshd shows (keys, the forced command, connection sharing, a dropped link) stays in
+tests/remote; everything the protocol itself carries is shown here without one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.entry import hail_bin
+from tests.support.ids import id_of
+from tests.support.world import World, clean_env
+
+MACHINES = ("near", "far")
+
+
+class Machines:
+    """Two worlds, `near` (the test's) and `far`, each reaching the other by loopback."""
+
+    def __init__(self, root: Path) -> None:
+        self.loopback = root / "machines"
+        self.worlds: dict[str, World] = {}
+        for name in MACHINES:
+            base = root / name
+            world = World(base, env=clean_env(base))
+            world.env.update(
+                HAIL_HOST=name,
+                HAIL_CHANNEL="loopback",
+                HAIL_LOOPBACK=str(self.loopback),
+                HAIL_SOCKET=str(base / "no-tmux"),
+            )
+            world.make_seat("boss")
+            world.make_seat("worker")
+            (self.loopback / name).mkdir(parents=True)
+            lines = [f"{k}={v}" for k, v in world.env.items() if k.isidentifier()]
+            lines.append(f"PATH={Path(hail_bin()).parent}:/usr/bin:/bin")
+            (self.loopback / name / "env").write_text("\n".join(lines) + "\n")
+            self.worlds[name] = world
+        for world in self.worlds.values():
+            world.run("whoami", cwd="worker")  # known seats
+
+    def __getitem__(self, name: str) -> World:
+        return self.worlds[name]
+
+    def unreachable(self, name: str) -> None:
+        (self.loopback / name / "env").rename(self.loopback / name / "env.off")
+
+    def reachable(self, name: str) -> None:
+        (self.loopback / name / "env.off").rename(self.loopback / name / "env")
+
+
+@pytest.fixture
+def machines(tmp_path: Path) -> Machines:
+    return Machines(tmp_path)
+
+
+def filed(world: World, mailbox: str) -> list[str]:
+    d = world.state / "seats" / mailbox / "new"
+    return sorted(p.name for p in d.iterdir()) if d.is_dir() else []
+
+
+def test_a_send_is_filed_there_under_its_id_and_signed_by_this_machine(
+    machines: Machines,
+) -> None:
+    near, far = machines["near"], machines["far"]
+    sent = near.run("worker@far", "ask", "Which port does the build use?", "It moved last week.")
+    assert sent.returncode == 5, sent.stderr  # filed there; no agent there to wake
+    msg_id = id_of(sent.stdout)
+    assert filed(far, "worker") == [f"{msg_id}.md"]
+    text = (far.state / "seats" / "worker" / "new" / f"{msg_id}.md").read_text()
+    assert "from: boss@near\n" in text and "It moved last week." in text
+    assert "hail: far: delivered to worker's inbox" in sent.stderr  # the far side's note, a field
+    assert near.run("sent", msg_id).stdout.strip() == "delivered"
+
+
+def test_a_reply_crosses_back_and_ends_the_askers_wait(machines: Machines) -> None:
+    near, far = machines["near"], machines["far"]
+    asked = id_of(near.run("worker@far", "ask", "ready?").stdout)
+    reply = far.run("boss@near", "fyi", "--re", asked, "ready: port 8443", cwd="worker")
+    assert reply.returncode in (0, 5), reply.stderr
+    waited = near.run("await", "--reply", asked, "--timeout", "5")
+    assert waited.returncode == 0, waited.stderr
+    assert "ready: port 8443" in waited.stdout
+    assert "from:worker@far" in waited.stdout
+
+
+def test_a_reply_that_cannot_be_pushed_is_kept_there_and_fetched_by_inbox(
+    machines: Machines,
+) -> None:
+    near, far = machines["near"], machines["far"]
+    asked = id_of(near.run("worker@far", "ask", "ready?").stdout)
+    machines.unreachable("near")
+    kept = far.run("boss@near", "fyi", "--re", asked, "kept: done", cwd="worker")
+    assert kept.returncode == 5 and "The reply is kept here" in kept.stderr, kept.stderr
+    machines.reachable("near")
+    inbox = near.run("inbox")
+    assert "kept: done" in inbox.stdout, (inbox.stdout, inbox.stderr)
+    assert not list((far.state / "held").rglob("*[0-9a-f]")), "fetched, then let go there"
+
+
+def test_a_retried_id_is_filed_once(machines: Machines) -> None:
+    from hail.remote import wire
+
+    near, far = machines["near"], machines["far"]
+    msg_id = id_of(near.run("worker@far", "fyi", "once").stdout)
+    again = wire.request(
+        "send",
+        {"id": msg_id, "to": "worker", "from-seat": "boss", "from-host": "near", "kind": "fyi"}
+        | {"ask": "once"},
+    )
+    env = {**far.env, "HAIL_PEER_HOST": "near"}
+    answer = wire.read(far.run("remote-peer", stdin=again.decode(), env=env).stdout.encode())
+    assert answer is not None
+    assert wire.Answered.decode(answer).filed == "duplicate"
+    assert filed(far, "worker") == [f"{msg_id}.md"]
+
+
+def test_seats_and_doctor_reach_the_other_machine(machines: Machines) -> None:
+    near = machines["near"]
+    seats = near.run("seats", "@far")
+    assert seats.returncode == 0, seats.stderr
+    assert "worker" in seats.stdout and "SEAT" in seats.stdout
+    doctor = near.run("doctor", "far")
+    assert doctor.returncode == 0, doctor.stderr
+    assert "loopback reaches far" in doctor.stdout
+    assert "far calls itself far; this machine signs as near" in doctor.stdout
+
+
+def test_a_machine_that_is_not_there_is_unreachable_and_nothing_is_kept(
+    machines: Machines,
+) -> None:
+    near = machines["near"]
+    sent = near.run("worker@elsewhere", "ask", "anyone?")
+    assert sent.returncode == 1
+    assert "elsewhere is unreachable" in sent.stderr and "Nothing was sent" in sent.stderr
+    assert not list((near.state / "remote").glob("*.md"))
