@@ -321,3 +321,28 @@ def _count(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise NotARow(f"not a count: {value!r}")
     return value
+
+
+def rows_from_text(text: str, now: float) -> tuple[tuple[SeatRow, ...], int]:
+    """The rows in a JSON list another machine sent (or this one kept), and how many items were no
+    row (left out); NotARow when the text is no JSON list at all."""
+    import json
+
+    try:
+        items = json.loads(text)
+    except (ValueError, RecursionError) as e:  # bad JSON, or nested past the parser's depth
+        raise NotARow(f"not JSON: {e}") from None
+    rows, dropped = [], 0
+    for item in _items(items):
+        try:
+            rows.append(row_from_json(item, now))
+        except NotARow:
+            dropped += 1
+    return tuple(rows), dropped
+
+
+def rows_text(rows: Iterable[SeatRow]) -> str:
+    """The rows as the JSON list another machine is answered with (`row_json` each)."""
+    import json
+
+    return json.dumps([row_json(r) for r in rows], ensure_ascii=False)

@@ -199,10 +199,10 @@ def _doctor(call: Call) -> int:
 
 
 def _peer(call: Call) -> int:
-    from hail.commands.panes import seats
+    from hail.commands.panes import far_listing
     from hail.remote.far import peer
 
-    return peer(listing=seats)
+    return peer(listing=far_listing)
 
 
 def _gc(call: Call) -> int:

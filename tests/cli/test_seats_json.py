@@ -59,8 +59,3 @@ def test_a_malformed_config_is_said_and_the_table_stands(world: World) -> None:
         f"hail: {config}: gauge.prices.m.input is -1, not a price in USD per million tokens;"
         ' fix it or move it aside (docs/gauge.md "Config"); until then no context is shown\n'
     )
-
-
-def test_json_of_another_machines_seats_is_refused_for_now(world: World) -> None:
-    proc = world.run("seats", "@far", "--json")
-    assert proc.returncode == 1 and "run hail seats --json on that machine" in proc.stderr

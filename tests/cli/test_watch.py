@@ -113,7 +113,7 @@ def test_json_is_the_same_state_in_a_fixed_shape(world: World) -> None:
     data = json.loads(proc.stdout)
     assert set(data) == {
         "version", "state", "time", "only", "tmux", "seats", "messages", "messages_total",
-        "open_asks", "waits", "holds", "trouble", "far",
+        "open_asks", "waits", "holds", "trouble", "far", "far_seats",
     }  # fmt: skip
     assert data["version"] == 1 and data["state"] == str(world.state) and ISO.match(data["time"])
     assert data["only"] is None and data["tmux"]["source"] is None and data["tmux"]["error"]

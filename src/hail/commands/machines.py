@@ -65,16 +65,12 @@ class There(Machine):
         return waited(ctx, args, sent)
 
     def seats(self, ctx: Ctx, seat: str | None, *, as_json: bool = False) -> int:
+        from hail.commands.panes import show_rows
         from hail.remote.machine import Far
 
-        if as_json:
-            from hail.errors import UsageError
-
-            raise UsageError(
-                "seats @<host> --json: another machine's seats come as its table for now;"
-                " run hail seats --json on that machine"
-            )
-        return Far(ctx, self.host).seats()
+        now = ctx.now()
+        rows = Far(ctx, self.host).seat_rows(now)
+        return show_rows(rows, now, None, as_json=as_json, host=self.host)
 
     def doctor(self, ctx: Ctx) -> int:
         from hail.remote.machine import Far

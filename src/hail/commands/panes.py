@@ -45,15 +45,30 @@ def seats(ctx: Ctx, seat: str | None, *, as_json: bool = False) -> int:
     hook age, root, and each agent's context gauge and task line; `as_json`, the same as JSON."""
     now = ctx.now()
     rows = seat_rows(ctx, seat, now, holds=as_json)  # the table shows no holds: none read for it
+    return show_rows(rows, now, ctx.home, as_json=as_json)
+
+
+def show_rows(
+    rows: tuple[SeatRow, ...], now: float, home: str | None, *, as_json: bool, host: str = ""
+) -> int:
+    """Print the rows as `hail seats` does (`host`: another machine's, as it answered)."""
     if as_json:
         import json
 
-        emit(json.dumps(seats_json(rows, now), indent=2, ensure_ascii=False))
+        document = seats_json(rows, now) | ({"host": host} if host else {})
+        emit(json.dumps(document, indent=2, ensure_ascii=False))
         return 0
-    cells = [list(SEATS_COLUMNS)] + [seats_cells(r, now, ctx.home) for r in rows]
+    cells = [list(SEATS_COLUMNS)] + [seats_cells(r, now, home) for r in rows]
     for line in table(cells):
         emit(line)
     return 0
+
+
+def far_listing(ctx: Ctx, seat: str | None) -> str:
+    """What another machine's `seats @<host>` is answered with: the rows as JSON (`remote-peer`)."""
+    from hail.seat_rows import rows_text
+
+    return rows_text(seat_rows(ctx, seat, ctx.now()))
 
 
 #: The `--json` document's shape; bumped when a field changes meaning or goes away.

@@ -109,12 +109,14 @@ class WatchApp(App[None]):
         self._drawn = snap.now
         self._set("#title", render.title(snap))
         seats = self.query_one("#seats", DataTable)
-        self._heading(seats, f"Seats ({len(snap.seats)})")
+        far = render.far_rows(snap)  # as `hail seats @<host>` last saw them
+        self._heading(seats, f"Seats ({len(snap.seats)})" + (f" and {len(far)} far" if far else ""))
+        rows = (*snap.seats, *far)
         self._fill(
             seats,
             "seats",
-            {r.mailbox: render.seat_cells(r, snap.now) for r in snap.seats},
-            {r.mailbox: GAUGE_STYLES.get(render.level(r), "") for r in snap.seats},
+            {r.mailbox: render.seat_cells(r, snap.now) for r in rows},
+            {r.mailbox: GAUGE_STYLES.get(render.level(r), "") for r in rows},
         )
         messages = self.query_one("#messages", DataTable)
         self._heading(
@@ -199,7 +201,8 @@ class WatchApp(App[None]):
         key = self._key_at(self.query_one("#seats", DataTable))
         if self.snap is None or key is None:
             return None
-        return next((r for r in self.snap.seats if r.mailbox == key), None)
+        rows = (*self.snap.seats, *render.far_rows(self.snap))
+        return next((r for r in rows if r.mailbox == key), None)
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "seats":

@@ -60,6 +60,15 @@ class FarSend:
 
 
 @dataclass(frozen=True, slots=True)
+class FarSeats:
+    """Another machine's seat rows, as `hail seats @<host>` last got them, and when."""
+
+    host: str
+    seen: float
+    rows: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     state: StateView
     tmux: TmuxState | None
@@ -72,6 +81,7 @@ class Snapshot:
     holds: tuple[HoldState, ...]
     trouble: tuple[Trouble, ...]
     far: tuple[FarSend, ...] = ()  # sent to other machines, newest first
+    far_seats: tuple[FarSeats, ...] = ()  # other machines' seats, as last seen, by host
 
 
 def build(state: StateView, tmux: TmuxState | None, now: float, only: str = "") -> Snapshot:

@@ -5,6 +5,7 @@ frame `--once` prints, and the JSON `--json` prints [docs/watch.md "--once and -
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from hail import ids
 from hail.context import Ctx
@@ -200,6 +201,14 @@ def frame(snap: Snapshot) -> list[str]:
         lines += ["  " + line for line in table(rows)]
     else:
         lines.append("  (none)")
+    for far in snap.far_seats:
+        seen = age(snap.now - far.seen)
+        lines += [
+            "",
+            f"SEATS ON {far.host} ({len(far.rows)}; as hail seats @{far.host} saw them {seen} ago)",
+        ]
+        rows = [list(SEAT_COLUMNS)] + [seat_cells(r, snap.now) for r in far.rows]
+        lines += ["  " + line for line in table(rows)] if far.rows else ["  (none)"]
     shown = len(snap.messages)
     lines += ["", f"MESSAGES ({shown} of {snap.state.total}, newest first, times UTC)"]
     if snap.messages:
@@ -212,6 +221,14 @@ def frame(snap: Snapshot) -> list[str]:
     lines += ["", f"TROUBLE ({len(snap.trouble)})"]
     lines += ["  " + line for line in trouble_lines(snap)]
     return lines
+
+
+def far_rows(snap: Snapshot) -> tuple[SeatRow, ...]:
+    """Other machines' rows as the view lists them beside this one's: each named as it is
+    addressed (`<seat>@<host>`, `<seat>@%N@<host>`), with no pane to bring up here."""
+    return tuple(
+        replace(r, mailbox=f"{r.mailbox}@{f.host}", jump="") for f in snap.far_seats for r in f.rows
+    )
 
 
 def far_lines(far: tuple[FarSend, ...]) -> list[str]:
@@ -254,6 +271,10 @@ def to_json(snap: Snapshot) -> dict[str, object]:
                 "replies": list(m.replies),
             }
             for m in snap.far
+        ],
+        "far_seats": [
+            {"host": f.host, "seen": ids.iso(f.seen), "seats": [row_json(r) for r in f.rows]}
+            for f in snap.far_seats
         ],
     }
 
