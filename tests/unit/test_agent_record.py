@@ -48,11 +48,13 @@ def hook(
     data = json.dumps(payload).encode()
     text = protocol.prompt_of(data) or "" if prompt else None
     agent.note(
-        ctx,
+        ctx.store,
+        ctx.env,
         registry.get(harness),
         "app",
         lambda key: protocol.string_of(data, key),
         prompt=text,
+        now=ctx.now(),
         **kw,  # type: ignore[arg-type]
     )
 

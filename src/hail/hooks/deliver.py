@@ -234,7 +234,8 @@ def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims
         from hail.store.presence.agent import note
 
         note(
-            ctx,
+            ctx.store,
+            ctx.env,
             registry.get(fmt),
             mailbox,
             lambda key: protocol.string_of(payload, key),

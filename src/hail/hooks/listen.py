@@ -92,7 +92,8 @@ def _note_start(ctx: Ctx, fmt: str, mailbox: str, payload: bytes) -> None:
         from hail.store.presence.agent import note
 
         note(
-            ctx,
+            ctx.store,
+            ctx.env,
             registry.get(fmt),
             mailbox,
             lambda key: protocol.string_of(payload, key),

@@ -18,6 +18,7 @@ calls and a hand-written format: the hook path loads this (no json, no re, no da
 from __future__ import annotations
 
 import os
+import time
 
 from hail import policy
 from hail.store import fs
@@ -25,9 +26,8 @@ from hail.task_line import from_headline, task_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
-    from hail.context import Ctx
     from hail.harnesses.base import Harness
     from hail.store.store import Store
 
@@ -130,7 +130,8 @@ def records(store: Store) -> list[AgentRecord]:
 
 
 def note(
-    ctx: Ctx,
+    store: Store,
+    env: Mapping[str, str],
     harness: Harness,
     mailbox: str,
     field: Callable[[str], str | None],
@@ -138,6 +139,7 @@ def note(
     prompt: str | None = None,
     delivered: str = "",
     always: bool = False,
+    now: float | None = None,
 ) -> None:
     """Record what a hook's payload says of its agent session, its fields read by key with `field`
     (the hook's own decoder: no json on the hook path): its session's file and model where the
@@ -149,9 +151,9 @@ def note(
     session = field(keys.session)
     if session is None or not is_session_id(session):
         return
-    path = record_path(ctx.store, session)
+    path = record_path(store, session)
     old = read_record(path)
-    pane, server = ("", "") if harness.shared_daemon else _place(ctx)
+    pane, server = ("", "") if harness.shared_daemon else _place(env)
     new = AgentRecord(
         harness.name,
         session,
@@ -161,7 +163,7 @@ def note(
         _clean(field(keys.file), policy.AGENT_FILE_MAX, absolute=True),
         _clean(field(keys.model), policy.AGENT_MODEL_MAX),
         "" if prompt is None else _task(prompt, delivered),
-        ctx.now(),
+        time.time() if now is None else now,
     )
     if old is not None:
         # What this payload does not name stays as an earlier one named it.
@@ -171,8 +173,8 @@ def note(
         if not always and new.values() == old.values():
             return
     else:
-        fs.make_dirs(directory(ctx.store))
-        _drop_replaced(ctx.store, new)
+        fs.make_dirs(directory(store))
+        _drop_replaced(store, new)
     fs.write_atomic(path, new.text())
 
 
@@ -189,13 +191,13 @@ def _task(prompt: str, delivered: str) -> str:
     return line or (from_headline(delivered) if delivered else "")
 
 
-def _place(ctx: Ctx) -> tuple[str, str]:
+def _place(env: Mapping[str, str]) -> tuple[str, str]:
     """The pane this hook's session runs in and its tmux server, as the route records name them."""
-    pane = ctx.env.get("TMUX_PANE", "")
+    pane = env.get("TMUX_PANE", "")
     if not (pane[:1] == "%" and pane[1:].isascii() and pane[1:].isdigit()):
         return "", ""
     # `presence/base.tmux_server`'s rule: HAIL_SOCKET, else $TMUX's socket.
-    server = ctx.env.get("HAIL_SOCKET", "") or ctx.env.get("TMUX", "").split(",", 1)[0]
+    server = env.get("HAIL_SOCKET", "") or env.get("TMUX", "").split(",", 1)[0]
     return pane, _clean(server, policy.AGENT_FILE_MAX, absolute=True)
 
 
