@@ -31,3 +31,11 @@ _.object_pairs_hook
 _.parse_float
 _.parse_int
 _.parse_constant
+# gauge/choose.reader imports each client's reader by its class name.
+ClaudeReader
+CodexReader
+GeminiReader
+OpencodeReader
+# A seat row read back from another machine's `hail seats` (seat_rows.row_from_json): the far side
+# of `seats @<host>` sends the rows as data once the remote package carries them.
+row_from_json

@@ -16,7 +16,7 @@ directory as its working directory.
 
 Modes:
   (default)  small state, every case, a table of medians and ratios against the targets;
-  --check    the gate of `just check`: the five hook cases on the small state, mean CPU time over
+  --check    the gate of `just check`: the six hook cases on the small state, mean CPU time over
              at least 30 runs each, `ok|SLOW  <verb>  <ratio>x`, exit 1 past BENCH_FACTOR (2.0);
   --full     small and large state, more runs, plus `seats` and `doctor` with 1 000 seats;
   --imports  the slowest imports of each case (`-X importtime`), largest first;
@@ -29,7 +29,13 @@ Modes:
   --routes   the send's own time on each route (woken, busy, typed, --no-wake) to a stand-in Claude
              Code on a scratch tmux server (docs/transport.md "Routes");
   --remote   a warm and a cold send to a seat on another machine over localhost ssh, median of
-             --runs (5): scripts/bench_remote.py (docs/seats.md "Other machines").
+             --runs (5): scripts/bench_remote.py (docs/seats.md "Other machines");
+  --gauge    the context gauges of 30 agents whose files are 50 MB each, read in one process,
+             against reading none, median of --runs (20): scripts/bench_gauge.py
+             (docs/performance.md "The context gauge").
+  --seats    `hail seats`, `hail watch --once` and one watch refresh with 30 agent panes whose
+             files are 50 MB each, on a scratch tmux server; with --before REV also hail at that
+             revision: scripts/bench_seats.py (docs/performance.md "The context gauge").
 """
 
 from __future__ import annotations
@@ -379,7 +385,7 @@ class Case:
     target: float | None  # ratio to the baseline, or None
     check: Callable[[Result], str | None]  # None when the output is as expected, else why not
     payload: str | None = None
-    hook: bool = False  # one of the five cases `--check` gates
+    hook: bool = False  # one of the six cases `--check` gates
     after: Callable[[Result], None] | None = None  # undo what the run changed
     limit_ms: float | None = None  # an absolute wall-time bound instead of a ratio
     optional: bool = False  # a failing optional case is reported and left out, not fatal
@@ -432,8 +438,17 @@ def no_traceback(r: Result) -> str | None:
     return None
 
 
+#: The agent record the prompt payload's session leaves [docs/gauge.md "The agent record"].
+AGENT_RECORD = "presence/agent-6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f"
+
+
 def hook_cases(world: World, hail: str) -> list[Case]:
-    """The five cases `just check` gates, in one state."""
+    """The six cases `just check` gates, in one state."""
+
+    def forget_task(_: Result) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(world.hail / AGENT_RECORD)
+
     return [
         Case(
             "deliver --format claude",
@@ -444,6 +459,19 @@ def hook_cases(world: World, hail: str) -> list[Case]:
             expect_code(0, empty=True),
             payload=PROMPT_PAYLOAD,
             hook=True,
+        ),
+        Case(
+            # Every run a session's first prompt: its agent record read, the others listed, and
+            # the record written.
+            "deliver --format claude (a new task line)",
+            world,
+            BENCH,
+            [hail, "deliver", "--format", "claude"],
+            1.3,
+            expect_code(0, empty=True),
+            payload=PROMPT_PAYLOAD,
+            hook=True,
+            after=forget_task,
         ),
         Case(
             "deliver --format claude --event PostToolUse",
@@ -1380,6 +1408,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     mode.add_argument("--routes", action="store_true", help="the send's own time on each route")
     mode.add_argument("--remote", action="store_true", help="a send over localhost ssh")
+    mode.add_argument("--gauge", action="store_true", help="30 agents' gauges, 50 MB files")
+    mode.add_argument(
+        "--seats", action="store_true", help="hail seats and a watch refresh, 30 agents, 50 MB"
+    )
     mode.add_argument(
         "--validate", action="store_true", help="run every case once and check its output"
     )
@@ -1389,6 +1421,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--top", type=int, default=12, help="imports shown per case with --imports")
     p.add_argument("--large", action="store_true", help="with --imports or --validate: large too")
     p.add_argument("--cache", type=Path, help="where the large state is cached (default: tmp)")
+    p.add_argument("--before", metavar="REV", help="with --seats: also hail at this git revision")
     p.add_argument("--sessions", type=int, default=WAITER_SESSIONS, help="waiters with --waiter")
     p.add_argument(
         "--seconds", type=float, default=WAITER_SECONDS, help="how long --waiter lets them sleep"
@@ -1410,6 +1443,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         import bench_remote
 
         return bench_remote.run(hail, args.runs or 5)
+    if args.gauge:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_gauge
+
+        return bench_gauge.run(args.python or interpreter_of(hail), args.runs or bench_gauge.RUNS)
+    if args.seats:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import bench_seats
+
+        python = args.python or interpreter_of(hail)
+        return bench_seats.run(python, args.runs or bench_seats.RUNS, args.before)
     python = args.python or interpreter_of(hail)
     runs = args.runs or (CHECK_RUNS if args.check else FULL_RUNS if args.full else DEFAULT_RUNS)
     if args.check and runs < CHECK_RUNS:

@@ -234,10 +234,11 @@ TABLE: tuple[Verb, ...] = (
         "seats",
         "Seats",
         (
-            ("seats [seat]", "seats, their agent panes, unread, hook age"),
+            ("seats [seat] [--json]", "seats, their agents, unread, hook age, context, task"),
             ("seats @<host>", "the seats of another machine (over ssh)"),
         ),
         (Arg("seat", required=False),),
+        (Opt("--json"),),
     ),
     Verb(
         "watch",

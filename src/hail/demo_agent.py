@@ -29,15 +29,19 @@ def _redraw(text: str) -> None:
 
 
 def _payload(prompt: str) -> bytes:
-    return json.dumps(
-        {
-            "session_id": "hail-demo",
-            "cwd": os.getcwd(),
-            "hook_event_name": "UserPromptSubmit",
-            "prompt": prompt,
-            "permission_mode": "default",
-        }
-    ).encode("utf-8")
+    """Claude Code's UserPromptSubmit payload: a session of its own per stand-in, and the transcript
+    `HAIL_DEMO_TRANSCRIPT` names, when it names one (the stand-in writes none itself)."""
+    payload = {
+        "session_id": f"hail-demo-{os.getpid()}",
+        "cwd": os.getcwd(),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": prompt,
+        "permission_mode": "default",
+    }
+    transcript = os.environ.get("HAIL_DEMO_TRANSCRIPT")
+    if transcript:
+        payload["transcript_path"] = transcript
+    return json.dumps(payload).encode("utf-8")
 
 
 def run_hook(command: str, prompt: str) -> str:

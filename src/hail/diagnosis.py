@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from hail import ids, policy
 from hail.harnesses import registry
-from hail.output import age
+from hail.output import age, tokens
 from hail.text import clip_value, printable_line
 
 
@@ -22,7 +22,7 @@ class Trouble:
     """Something that keeps mail from being read, with the command that fixes it; `certain` when
     it surely needs fixing (doctor says FIX), not only perhaps (a note)."""
 
-    kind: str  # trust, unread, late, hook-errors, hooks, waiter
+    kind: str  # trust, unread, late, hook-errors, hooks, waiter, compact
     seat: str  # the mailbox it concerns; "" for the whole state
     text: str
     fix: str
@@ -163,6 +163,56 @@ def missing_waiter(agent: Agent, hooked: float | None, now: float) -> Trouble | 
         " a send can only type into it",
         f"hail setup (it installs the waiter), then restart the agent in {agent.pane}; a waiter"
         " that ended starts again at the next turn's end",
+    )
+
+
+# --- an agent about to compact [docs/gauge.md "Compaction"] -----------------------------------------
+
+
+def compacts_soon(context: float, compacts_at: int) -> bool:
+    """A context within COMPACT_SOON_TOKENS of its client's compaction point, or past it."""
+    return context >= compacts_at - policy.COMPACT_SOON_TOKENS
+
+
+@dataclass(frozen=True, slots=True)
+class Compaction:
+    """An agent's context, its window and the point its client compacts at (`gauge/base.Gauge`),
+    and the command that compacts it by hand (its reader's `compact_command`)."""
+
+    pane: str
+    seat: str
+    agent: str
+    context: float
+    window: float
+    compacts_at: int
+    command: str
+
+
+def about_to_compact(c: Compaction) -> Trouble | None:
+    """An agent about to compact: its client will soon summarise its context on its own, in the
+    middle of whatever it does, and what it had read in full is then a summary."""
+    if not compacts_soon(c.context, c.compacts_at):
+        return None
+    share = round(100 * c.context / c.window) if c.window else 0
+    return Trouble(
+        "compact",
+        c.seat,
+        f"{c.agent} in {c.pane} (seat {c.seat}) is about to compact: {tokens(c.context)} of"
+        f" {tokens(c.window)} in context ({share}%), and its client compacts at"
+        f" {tokens(c.compacts_at)}",
+        f"let it end its step, then {c.command} in {c.pane} compacts it at a point you choose"
+        " (hail watch: Enter jumps there); or hand the rest of its task to a fresh session",
+    )
+
+
+def config_refused(message: str, fix: str) -> Trouble:
+    """The person's config.toml is refused (`config.load`): no agent's context is shown until it
+    is fixed, since a window or price it meant to give could make a figure wrong."""
+    return Trouble(
+        "config",
+        "",
+        message.removesuffix(f"; {fix}"),
+        f"{fix}; until then no agent's context is shown",
     )
 
 

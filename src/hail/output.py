@@ -114,3 +114,12 @@ def age(seconds: float) -> str:
     if s < 86400:
         return f"{s // 3600}h{s % 3600 // 60:02d}m"
     return f"{s // 86400}d"
+
+
+def tokens(n: float) -> str:
+    """A count of tokens as hail writes it: `812`, `46k`, `1.2M`."""
+    if n < 1000:
+        return str(int(n))
+    if n < 999_500:
+        return f"{round(n / 1000)}k"
+    return f"{n / 1e6:.1f}M"

@@ -234,3 +234,54 @@ REMOTE_RETRY_SECONDS = 60.0
 #: The longest Unix socket path every system takes, NUL included: `sun_path` is 104 bytes on
 #: macOS and the BSDs (108 on Linux). The demo keeps its tmux socket shorter.
 SOCKET_PATH_MAX = 104
+
+#: The context gauge [docs/gauge.md "Reading"] reads a client's file backward from its end, this
+#: much at a time: the newest usage line sat within the last 64 KiB of most measured transcripts
+#: (Claude Code writes it before the tool results and attachments that follow it).
+GAUGE_READ_STEP_KIB = 64
+GAUGE_READ_STEP = GAUGE_READ_STEP_KIB * 1024
+#: ... and at most this much in all: room for several large tool results after the newest usage
+#: line, while 30 agents whose files hold none cost at most 30 MiB per refresh. A file no longer
+#: than this is read whole, and only then are a session's calls summed from it.
+GAUGE_READ_MAX_KIB = 1024
+GAUGE_READ_MAX = GAUGE_READ_MAX_KIB * 1024
+#: hail's opencode plugin writes its gauge record in a few hundred bytes; more is nothing it wrote.
+GAUGE_RECORD_MAX = 4096
+#: A task line (what an agent is on, from its last prompt) is clipped to this many characters: a
+#: column of `hail seats` and a line of `hail watch`, not the prompt.
+TASK_LINE_MAX = 120
+#: An agent record [docs/gauge.md "The agent record"] names the file the gauge reads: a path
+#: longer than Linux's PATH_MAX is nothing a client wrote, and is not recorded.
+AGENT_FILE_MAX = 4096
+#: ... and the model its payload named: a model's name is a short identifier (a Bedrock ARN
+#: included), so a longer value is nothing a client named, and is not recorded rather than cut
+#: into another name.
+AGENT_MODEL_MAX = 200
+#: An agent record no hook wrote for this long (its session had no prompt for a week, or ended in
+#: a pane that closed) is removed by the next new session's record: as old as a hook mark that no
+#: longer counts as live (HOOKED_FRESH_DAYS).
+AGENT_RECORD_DAYS = HOOKED_FRESH_DAYS
+#: A record written up to this long before its agent's process started still counts as that
+#: agent's: the start is known to the second (`/proc`'s boot time, `ps`), and Claude Code's waiter
+#: records its SessionStart within a second of the start.
+AGENT_START_SLACK_SECONDS = 1.0
+
+# --- When each client compacts its context [docs/gauge.md "Compaction"] ---------------------------
+#: Claude Code 2.1.332 compacts once a call's tokens reach the window less the model's output
+#: reserve (its max output, at most 20,000) and a 13,000-token buffer; it warns 20,000 before.
+CLAUDE_COMPACT_RESERVE = 33_000
+#: Codex compacts at 9/10 of the model's whole window, of which its rollout reports 95% as
+#: `model_context_window` (gpt-5.5: 244,800 of 272,000; 258,400 reported): 90/95 of that.
+CODEX_COMPACT_SHARE = 90 / 95
+#: Gemini CLI 0.61.0 compresses its history once the last prompt reaches half of the model's window
+#: (`DEFAULT_COMPRESSION_TOKEN_THRESHOLD`, unless the person's `model.compressionThreshold` says
+#: otherwise).
+GEMINI_COMPRESS_SHARE = 0.5
+#: opencode 1.18.33 compacts once a reply's tokens reach the window less the model's output
+#: limit, at most 32,000 (`OUTPUT_TOKEN_MAX`): the largest reserve, so a warning never comes late.
+OPENCODE_COMPACT_RESERVE = 32_000
+#: An agent within this many tokens of its client's compaction point is about to compact (a
+#: trouble of `hail watch` and doctor): Claude Code's own warning starts this far before it.
+COMPACT_SOON_TOKENS = 20_000
+#: `hail watch` colours a gauge once its context passes this share of the compaction point.
+GAUGE_NEAR_SHARE = 0.75

@@ -80,7 +80,7 @@ def _listen(call: Call) -> int:
         raise UsageError(f"listen needs --format claude (it is a hook){PARSER_TAIL}")
     from hail.hooks.listen import listen
 
-    return listen()
+    return listen(call.text("format") or "")
 
 
 def _brief(call: Call) -> int:
@@ -135,7 +135,7 @@ def _seats(call: Call) -> int:
     seat = call.text("seat")
     far = seat is not None and seat.startswith("@")
     host = _host(seat[1:]) if far and seat is not None else ""
-    return machines.of(_ctx(), host).seats(_ctx(), None if far else seat)
+    return machines.of(_ctx(), host).seats(_ctx(), None if far else seat, as_json=call.flag("json"))
 
 
 def _host(text: str) -> str:
@@ -199,10 +199,10 @@ def _doctor(call: Call) -> int:
 
 
 def _peer(call: Call) -> int:
-    from hail.commands.panes import seats
+    from hail.commands.panes import far_listing
     from hail.remote.far import peer
 
-    return peer(listing=seats)
+    return peer(listing=far_listing)
 
 
 def _gc(call: Call) -> int:

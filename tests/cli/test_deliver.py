@@ -966,3 +966,42 @@ def test_gemini_s_session_start_brief_loads_only_gemini(world: World) -> None:
     proc = run_fast_verb(world, ["-X", "importtime"], ("brief", "--hook", "--format", "gemini"))
     assert proc.returncode == 0 and proc.stdout.startswith('{"hookSpecificOutput"'), proc
     assert harness_modules(proc) == {"registry", "base", "gemini"}
+
+
+# --- the agent record [docs/gauge.md "The agent record"] ------------------------------------------
+
+
+def agent_record(world: World, session: str = "00000000-0000-0000-0000-000000000000") -> str:
+    return (world.state / "presence" / f"agent-{session}").read_text()
+
+
+def test_the_prompt_hook_records_the_task_line_and_where_the_figures_are(world: World) -> None:
+    env = {"TMUX_PANE": "%7", "HAIL_SOCKET": "/tmp/tmux-test/sock"}
+    payload = prompt_payload("fix the login bug\nthe details follow")
+    proc = world.run("deliver", "--format", "claude", cwd="worker", stdin=payload, env=env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    text = agent_record(world)
+    assert "agent: claude\n" in text and "mailbox: worker\n" in text
+    assert "pane: %7\nserver: /tmp/tmux-test/sock\n" in text
+    assert "file: /nonexistent/transcript.jsonl\n" in text
+    assert "task: fix the login bug\n" in text
+    assert not (world.state / "hook-errors.log").exists()
+
+
+def test_a_wake_records_the_headline_of_the_message_it_delivers(world: World) -> None:
+    world.run("deliver", "--format", "claude", cwd="worker", stdin=prompt_payload("earlier task"))
+    world.send("worker", "ask", "review the auth change", body="BODY")
+    notification = "<task-notification>\n<summary>hail: new mail below</summary>"
+    proc = world.run(
+        "deliver", "--format", "claude", cwd="worker", stdin=prompt_payload(notification)
+    )
+    assert "review the auth change" in context_of(proc)
+    assert "task: review the auth change\n" in agent_record(world)
+
+
+def test_a_model_running_the_hook_by_hand_records_nothing(world: World) -> None:
+    env = {"CODEX_THREAD_ID": "t-1"}  # a command Codex's model ran, not Codex's own hook
+    world.run(
+        "deliver", "--format", "codex", cwd="worker", stdin=prompt_payload("anything"), env=env
+    )
+    assert not (world.state / "presence").exists()

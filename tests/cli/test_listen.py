@@ -436,6 +436,25 @@ def test_the_waiters_benchmark_measures_both_process_backends() -> None:
     assert proc.stdout.count("% of a core per session") == 2, proc.stdout
 
 
+def test_at_session_start_it_records_the_model_only_that_payload_names(
+    world: World, waiters: Waiters
+) -> None:
+    """docs/gauge.md "The agent record": Claude Code names its model at SessionStart alone."""
+    client = waiters.client()
+    start = (
+        '{"session_id":"s-1","transcript_path":"/t/s-1.jsonl","hook_event_name":"SessionStart",'
+        '"source":"startup","model":"claude-sonnet-4-5[1m]"}'
+    )
+    waiter = waiters.start(client.pid, start, env={"TMUX_PANE": "%2", "HAIL_SOCKET": "/t/sock"})
+    assert wait_until(lambda: waiters.listening(client.pid, waiter.pid), 10)
+    text = (world.state / "presence" / "agent-s-1").read_text()
+    assert "model: claude-sonnet-4-5[1m]\n" in text and "file: /t/s-1.jsonl\n" in text
+    assert "pane: %2\n" in text and "task: \n" in text
+    stop = waiters.start(client.pid, STOP.replace('"s-1"', '"s-2"'))
+    assert wait_until(lambda: waiters.listening(client.pid, stop.pid), 10)
+    assert not (world.state / "presence" / "agent-s-2").exists(), "a Stop records nothing"
+
+
 #: A stand-in Claude Code that starts `n` waiters at once as its own children (as its hooks are),
 #: prints their pids and sleeps until it is killed.
 RACING_CLIENT = """\

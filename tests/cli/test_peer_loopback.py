@@ -138,3 +138,39 @@ def test_a_machine_that_is_not_there_is_unreachable_and_nothing_is_kept(
     assert sent.returncode == 1
     assert "elsewhere is unreachable" in sent.stderr and "Nothing was sent" in sent.stderr
     assert not list((near.state / "remote").glob("*.md"))
+
+
+def test_another_machines_seats_come_as_rows_and_watch_shows_them_as_last_seen(
+    machines: Machines,
+) -> None:
+    import json
+
+    near = machines["near"]
+    listed = near.run("seats", "@far", "--json")
+    assert listed.returncode == 0, listed.stderr
+    document = json.loads(listed.stdout)
+    assert document["host"] == "far"
+    assert "worker" in {s["mailbox"] for s in document["seats"]}
+    watched = json.loads(near.run("watch", "--json").stdout)
+    (far,) = watched["far_seats"]
+    assert far["host"] == "far" and [s["mailbox"] for s in far["seats"]] == [
+        s["mailbox"] for s in document["seats"]
+    ]
+    once = near.run("watch", "--once").stdout
+    assert "SEATS ON far (" in once and "as hail seats @far saw them" in once
+
+
+def test_seat_rows_another_machine_forges_are_shown_clean_or_left_out(
+    machines: Machines,
+) -> None:
+    """A far hail's rows are another machine's word: a control character in a value is shown
+    escaped, a row of the wrong shape is left out, and the rest shown."""
+    import json
+
+    from hail.seat_rows import rows_from_text
+
+    good = json.loads(machines["far"].run("seats", "--json").stdout)["seats"][0]
+    forged = dict(good, mailbox="evil\x1b]2;PWNED\x07")
+    rows, dropped = rows_from_text(json.dumps([forged, {"mailbox": 5}, good]), 0.0)
+    assert dropped == 1 and len(rows) == 2
+    assert "\x1b" not in rows[0].mailbox and rows[1].mailbox == good["mailbox"]

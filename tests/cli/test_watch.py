@@ -56,11 +56,13 @@ def test_once_prints_seats_messages_conversations_and_trouble(world: World) -> N
     assert "no tmux: HAIL_SOCKET=/nonexistent/socket is not a tmux socket" in out.splitlines()[0]
 
     seats = section(out, "SEATS (2)")
-    assert seats[0].split() == ["SEAT", "AGENTS", "ROUTE", "STATE", "UNREAD", "HOOK", "HOLDS"]
+    assert seats[0].split() == [
+        *("SEAT", "AGENTS", "ROUTE", "STATE", "UNREAD", "HOOK", "HOLDS", "CONTEXT", "ON")
+    ]
     boss, worker = (line.split() for line in seats[1:])
     assert boss[:5] == ["boss", "-", "?", "?,", "no"] and boss[6] == "1"  # unread: the reply
     assert worker[:4] == ["worker", "-", "?", "?"] and worker[4] == "2"  # the hold and the open ask
-    assert worker[-1] == ids["hold"]
+    assert worker[-3:] == [ids["hold"], "-", "-"], "no agent: no gauge, no task line"
 
     messages = section(out, "MESSAGES (4 of 4, newest first, times UTC)")
     assert messages[0].split()[:4] == ["TIME", "FROM", "→", "TO"]
@@ -111,7 +113,7 @@ def test_json_is_the_same_state_in_a_fixed_shape(world: World) -> None:
     data = json.loads(proc.stdout)
     assert set(data) == {
         "version", "state", "time", "only", "tmux", "seats", "messages", "messages_total",
-        "open_asks", "waits", "holds", "trouble", "far",
+        "open_asks", "waits", "holds", "trouble", "far", "far_seats",
     }  # fmt: skip
     assert data["version"] == 1 and data["state"] == str(world.state) and ISO.match(data["time"])
     assert data["only"] is None and data["tmux"]["source"] is None and data["tmux"]["error"]

@@ -7,12 +7,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 
+from hail import seat_rows
 from hail.context import Ctx
-from hail.watch import keys
+from hail.gauge.agents import AgentFigures
+from hail.gauge.base import Figure, Gauge, unknown
+from hail.seat_rows import Box, PaneRow, SeatRow
+from hail.watch import keys, render
 from hail.watch.app import WatchApp
 from hail.watch.page import Page
 from tests.support.world import World
@@ -98,6 +103,49 @@ def test_the_view_shows_a_send_and_answers_every_key_of_its_help(world: World) -
     first = world.send("worker", "ask", "Is the migration safe to run twice?")
     app = asyncio.run(_drive(world, first))
     assert app.return_code == 0
+
+
+def _gauge_rows(context: float, point: int, now: float) -> tuple[SeatRow, ...]:
+    """boss's one agent, its context `context` of a 200k window that compacts at `point`."""
+    gauge = Gauge(
+        Figure(context, "transcript"), Figure(200_000, "hail-table"), unknown("too-long"),
+        unknown("no-price"), "claude-sonnet-4-5", 0, point,
+    )  # fmt: skip
+    figures = AgentFigures("fix the parser", gauge)
+    pane = PaneRow("%1", "boss", "claude", "idle", "wake", now - 60, figures)
+    return seat_rows.build([Box("boss"), Box("worker")], [pane], now)
+
+
+async def _colours(world: World) -> list[str]:
+    app = WatchApp(Ctx.from_env(world.env), "")
+    app.looker.tick(time.time())
+    shown = []
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        seats = app.query_one("#seats", DataTable)
+        column = list(seats.columns)[render.CONTEXT_COLUMN]
+        snap = app.looker.snapshot(time.time())
+        # The last: the same figures, another client's compaction point (the text alone is the same).
+        for context, point in ((100_000, 167_000), (130_000, 167_000), (150_000, 167_000),
+                               (150_000, 400_000)):  # fmt: skip
+            app.draw(replace(snap, seats=_gauge_rows(context, point, snap.now)))
+            cell = seats.get_cell("boss", column)
+            shown.append(f"{cell.plain} [{cell.style}]")
+        await pilot.press("q")
+    return shown
+
+
+def test_a_gauge_turns_yellow_near_its_compaction_point_and_red_about_to_compact(
+    world: World,
+) -> None:
+    """docs/watch.md "The gauge": past 75% of the point yellow, within 20k of it red."""
+    world.run("whoami", cwd="worker")
+    assert asyncio.run(_colours(world)) == [
+        "████░░░░ 100k 50% []",
+        "█████░░░ 130k 65% [yellow]",
+        "██████░░ 150k 75% [bold red]",
+        "██████░░ 150k 75% []",
+    ]
 
 
 #: What a hostile far machine answered for `hail sent`: a retitling OSC, a screen clear, a bidi

@@ -340,6 +340,16 @@ export const Probe = async ({ directory }) => {
 """
 
 
+#: The fake model as opencode's config declares it: its window (`limit.context`) and prices (USD
+#: per million tokens), which opencode reports to plugins and costs each reply by.
+FAKE_OPENCODE_MODEL = {
+    "name": "Fake Model",
+    "tool_call": True,
+    "limit": {"context": 200000, "output": 8000},
+    "cost": {"input": 3.0, "output": 15.0, "cache_read": 0.3, "cache_write": 3.75},
+}
+
+
 def write_opencode_config(config_home: Path, base_url: str, log: Path) -> None:
     """opencode.json with a fake OpenAI-compatible provider as the model, no update or share, and
     the probe plugin beside where hail's goes."""
@@ -355,7 +365,7 @@ def write_opencode_config(config_home: Path, base_url: str, log: Path) -> None:
                 "npm": "@ai-sdk/openai-compatible",
                 "name": "Fake",
                 "options": {"baseURL": base_url + "/v1", "apiKey": "sk-fake-0000"},
-                "models": {"fake-model": {"name": "Fake Model", "tool_call": True}},
+                "models": {"fake-model": FAKE_OPENCODE_MODEL},
             }
         },
     }

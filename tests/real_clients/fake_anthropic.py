@@ -4,7 +4,9 @@ It streams the public SSE event order: ``message_start``, per content block
 ``content_block_start`` / ``content_block_delta`` / ``content_block_stop``, then
 ``message_delta`` (the stop reason) and ``message_stop``. The reply is scripted from the last
 ``role: "user"`` message: Claude Code may append ``role: "system"`` items (hook context) after
-it, so "the last message" is the wrong one to read.
+it, so "the last message" is the wrong one to read. Each call reports its own token counts
+(``fake_http.usage_for``): fresh input, cache writes and reads in ``message_start``, the output in
+``message_delta``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 import uuid
 from http.server import BaseHTTPRequestHandler
 
-from .fake_http import JSON, Plan, Recorder, plan_for, send_json, serve, sse, strings_in
+from .fake_http import JSON, Plan, Recorder, Usage, plan_for, send_json, serve, sse, strings_in
 
 TOOL = "Bash"
 
@@ -93,6 +95,15 @@ def content_events(plan: Plan) -> tuple[list[tuple[str, JSON]], str]:
     ], "tool_use"
 
 
+def input_usage(usage: Usage) -> JSON:
+    """The input side of Anthropic's `usage`: fresh input, cache writes and cache reads apart."""
+    return {
+        "input_tokens": usage.fresh,
+        "cache_creation_input_tokens": usage.cache_write,
+        "cache_read_input_tokens": usage.cache_read,
+    }
+
+
 def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> None:
     path = handler.path.split("?", 1)[0]
     if path.endswith("/count_tokens"):
@@ -105,7 +116,7 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
     user_text, tool_result = last_user_turn(body)
     context = turn_context(body)
     plan = Plan("text", text="Fake title") if aux else plan_for(user_text, tool_result, context)
-    recorder.record(handler.path, body, aux, user_text, tool_result, plan)
+    usage = recorder.record(handler.path, body, aux, user_text, tool_result, plan)
     model = str(body.get("model") or "claude-fake")
     events, stop_reason = content_events(plan)
     message: JSON = {
@@ -116,7 +127,7 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
         "content": [],
         "stop_reason": None,
         "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 1},
+        "usage": {**input_usage(usage), "output_tokens": 1},
     }
     if not body.get("stream"):
         block = events[0][1]["content_block"]
@@ -125,7 +136,8 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
             block = {"type": "text", "text": delta["text"]}
         else:
             block = {**block, "input": json.loads(delta["partial_json"])}
-        send_json(handler, 200, {**message, "content": [block], "stop_reason": stop_reason})
+        whole = {**message, "usage": {**input_usage(usage), "output_tokens": usage.output}}
+        send_json(handler, 200, {**whole, "content": [block], "stop_reason": stop_reason})
         return
     sse(
         handler,
@@ -137,7 +149,7 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
                 {
                     "type": "message_delta",
                     "delta": {"stop_reason": stop_reason, "stop_sequence": None},
-                    "usage": {"output_tokens": 5},
+                    "usage": {"output_tokens": usage.output},
                 },
             ),
             ("message_stop", {"type": "message_stop"}),
@@ -147,4 +159,4 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
 
 
 if __name__ == "__main__":
-    serve(respond)
+    serve(respond, cache_writes=True)

@@ -7,7 +7,8 @@ A tool call is a ``bash`` call (``{"command", "description"}``); its result come
 (``fake_http.plan_for``), or is a tool summary when the messages end with a tool result.
 
 A request with at most one tool is an auxiliary call (opencode's title generator): it gets a
-short text at once, logged with ``aux: true``.
+short text at once, logged with ``aux: true``. Each call reports its own token counts
+(``fake_http.usage_for``) in its last chunk's ``usage``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler
 
-from .fake_http import JSON, Plan, Recorder, plan_for, send_json, serve
+from .fake_http import JSON, Plan, Recorder, Usage, plan_for, send_json, serve
 
 TOOL = "bash"
 
@@ -55,7 +56,17 @@ def chunk(delta: JSON, finish: str | None, model: str, cid: str) -> JSON:
     }
 
 
-def events(plan: Plan, model: str) -> list[JSON]:
+def chat_usage(usage: Usage) -> JSON:
+    """Chat Completions' `usage`: `prompt_tokens` counts the cached tokens too."""
+    return {
+        "prompt_tokens": usage.context,
+        "prompt_tokens_details": {"cached_tokens": usage.cache_read},
+        "completion_tokens": usage.output,
+        "total_tokens": usage.context + usage.output,
+    }
+
+
+def events(plan: Plan, model: str, usage: Usage) -> list[JSON]:
     cid = f"chatcmpl-{uuid.uuid4().hex[:16]}"
     first = chunk({"role": "assistant", "content": ""}, None, model, cid)
     if plan.kind == "text":
@@ -76,7 +87,7 @@ def events(plan: Plan, model: str) -> list[JSON]:
         body = [chunk({"tool_calls": [call]}, None, model, cid)]
         finish = "tool_calls"
     last = chunk({}, finish, model, cid)
-    last["usage"] = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    last["usage"] = chat_usage(usage)
     return [first, *body, last]
 
 
@@ -87,9 +98,9 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
     aux = len(body.get("tools") or []) <= 1
     user_text, tool_result = last_user_turn(body)
     plan = Plan("text", text="Fake title") if aux else plan_for(user_text, tool_result)
-    recorder.record(handler.path, body, aux, user_text, tool_result, plan)
+    usage = recorder.record(handler.path, body, aux, user_text, tool_result, plan)
     model = str(body.get("model") or "fake-model")
-    chunks = events(plan, model)
+    chunks = events(plan, model, usage)
     if not body.get("stream"):
         delta = chunks[1]["choices"][0]["delta"]
         message = {"role": "assistant", "content": delta.get("content")}

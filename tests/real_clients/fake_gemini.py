@@ -5,7 +5,8 @@ Gemini CLI reaches it through ``GOOGLE_GEMINI_BASE_URL`` with ``GEMINI_API_KEY``
 ``data: <GenerateContentResponse>`` lines with no ``event:`` line (the SDK's reader wants each chunk
 to start with ``data: ``). A tool call is a ``run_shell_command`` ``functionCall``; its result comes
 back as a ``functionResponse`` part of the next ``user`` content. The reply is scripted from the
-last ``user`` content's text (``fake_http.plan_for``).
+last ``user`` content's text (``fake_http.plan_for``). Each call reports its own token counts
+(``fake_http.usage_for``) in every chunk's ``usageMetadata``.
 
 A request with at most one function declaration is an auxiliary call (Gemini CLI's own JSON checks,
 such as whether the model should speak next): it gets a JSON or text answer at once, logged with
@@ -17,7 +18,7 @@ from __future__ import annotations
 import json
 from http.server import BaseHTTPRequestHandler
 
-from .fake_http import JSON, Plan, Recorder, plan_for, send_json, serve
+from .fake_http import JSON, Plan, Recorder, Usage, plan_for, send_json, serve
 
 TOOL = "run_shell_command"
 
@@ -66,13 +67,23 @@ def part_of(plan: Plan) -> JSON:
     return {"functionCall": {"name": TOOL, "args": {"command": plan.command}}}
 
 
-def chunk(parts: list[JSON], finish: bool) -> JSON:
+def usage_metadata(usage: Usage) -> JSON:
+    """Gemini's `usageMetadata`: `promptTokenCount` counts the cached tokens too."""
+    return {
+        "promptTokenCount": usage.context,
+        "cachedContentTokenCount": usage.cache_read,
+        "candidatesTokenCount": usage.output,
+        "totalTokenCount": usage.context + usage.output,
+    }
+
+
+def chunk(parts: list[JSON], finish: bool, usage: Usage) -> JSON:
     candidate: JSON = {"content": {"role": "model", "parts": parts}, "index": 0}
     if finish:
         candidate["finishReason"] = "STOP"
     return {
         "candidates": [candidate],
-        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "usageMetadata": usage_metadata(usage),
         "modelVersion": "gemini-fake",
     }
 
@@ -104,13 +115,13 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
     aux = declarations(body) <= 1
     user_text, tool_result = last_user_turn(body)
     plan = Plan("text", text=aux_text(body)) if aux else plan_for(user_text, tool_result)
-    recorder.record(handler.path, body, aux, user_text, tool_result, plan)
+    usage = recorder.record(handler.path, body, aux, user_text, tool_result, plan)
     if path.endswith(":generateContent"):
-        send_json(handler, 200, chunk([part_of(plan)], True))
+        send_json(handler, 200, chunk([part_of(plan)], True, usage))
         return
     # A first chunk with a little text, so a held reply shows the model at work.
-    chunks = [chunk([{"text": ""}], False)] if plan.hold else []
-    chunks.append(chunk([part_of(plan)], True))
+    chunks = [chunk([{"text": ""}], False, usage)] if plan.hold else []
+    chunks.append(chunk([part_of(plan)], True, usage))
     stream(handler, chunks, recorder, plan.hold)
 
 

@@ -130,20 +130,61 @@ def strings_in(value: object) -> Iterator[str]:
             yield from strings_in(item)
 
 
+@dataclass(frozen=True)
+class Usage:
+    """The tokens a fake reports for one call: distinct for every call (drawn from its place in
+    the log), so a test tells the last call's figures from any earlier one's."""
+
+    #: Input tokens not read from a cache.
+    fresh: int
+    cache_read: int
+    #: Input tokens written to a cache: only Anthropic's API reports them (0 elsewhere).
+    cache_write: int
+    output: int
+
+    @property
+    def context(self) -> int:
+        """The call's whole input: what sits in the model's context."""
+        return self.fresh + self.cache_read + self.cache_write
+
+    def as_json(self) -> JSON:
+        return {
+            "fresh": self.fresh,
+            "cache_read": self.cache_read,
+            "cache_write": self.cache_write,
+            "output": self.output,
+            "context": self.context,
+        }
+
+
+def usage_for(seq: int, cache_writes: bool) -> Usage:
+    """The `seq`th call's usage: tens of thousands of tokens, far below every window the clients
+    know (so none compacts), each figure moving by a different step per call."""
+    return Usage(
+        fresh=3000 + 100 * seq + 1,
+        cache_read=20000 + 1000 * seq + 3,
+        cache_write=500 + 10 * seq + 7 if cache_writes else 0,
+        output=40 + seq,
+    )
+
+
 class Recorder:
     """The request log (JSON lines) and the release latch of HOLD_TOOL."""
 
-    def __init__(self, log: Path) -> None:
+    def __init__(self, log: Path, cache_writes: bool = False) -> None:
         self._log = log
         self._lock = threading.Lock()
         self._seq = 0
+        self._cache_writes = cache_writes
         self.release = threading.Event()
 
     def record(
         self, path: str, body: JSON, aux: bool, user_text: str, tool_result: str | None, plan: Plan
-    ) -> None:
+    ) -> Usage:
+        """Log the request; returns the usage the reply reports (logged with it)."""
         with self._lock:
             self._seq += 1
+            usage = usage_for(self._seq, self._cache_writes)
             entry = {
                 "seq": self._seq,
                 "t": time.time(),
@@ -152,10 +193,12 @@ class Recorder:
                 "user_text": user_text,
                 "tool_result": tool_result,
                 "reply": plan.kind,
+                "usage": usage.as_json(),
                 "body": body,
             }
             with self._log.open("a", encoding="utf-8") as f:
                 f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            return usage
 
 
 Responder = Callable[[BaseHTTPRequestHandler, JSON, Recorder], None]
@@ -197,13 +240,14 @@ def send_json(handler: BaseHTTPRequestHandler, status: int, data: JSON) -> None:
     handler.close_connection = True
 
 
-def serve(respond: Responder) -> None:
-    """Entry point of a fake: parse argv, listen, write the port file, serve until killed."""
+def serve(respond: Responder, cache_writes: bool = False) -> None:
+    """Entry point of a fake: parse argv, listen, write the port file, serve until killed;
+    `cache_writes` when its API reports tokens written to a cache."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--port-file", type=Path, required=True)
     parser.add_argument("--log", type=Path, required=True)
     args = parser.parse_args()
-    recorder = Recorder(args.log)
+    recorder = Recorder(args.log, cache_writes)
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

@@ -5,7 +5,8 @@ It streams ``response.created``, ``response.output_item.added``, ``response.outp
 A tool call is an ``exec_command`` ``function_call``; ``sandbox_permissions:
 "require_escalated"`` makes Codex ask for approval first. The reply is scripted from the last
 user message, or is a tool summary when the input ends with a ``function_call_output``
-(developer messages, where hook context goes, are skipped).
+(developer messages, where hook context goes, are skipped). Each call reports its own token counts
+(``fake_http.usage_for``) in ``response.completed``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 import uuid
 from http.server import BaseHTTPRequestHandler
 
-from .fake_http import JSON, Plan, Recorder, plan_for, send_json, serve, sse
+from .fake_http import JSON, Plan, Recorder, Usage, plan_for, send_json, serve, sse
 
 TOOL = "exec_command"
 
@@ -71,6 +72,17 @@ def output_item(plan: Plan) -> JSON:
     }
 
 
+def responses_usage(usage: Usage) -> JSON:
+    """The Responses API's `usage`: `input_tokens` counts the cached ones too."""
+    return {
+        "input_tokens": usage.context,
+        "input_tokens_details": {"cached_tokens": usage.cache_read},
+        "output_tokens": usage.output,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": usage.context + usage.output,
+    }
+
+
 def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> None:
     if not handler.path.split("?", 1)[0].endswith("/responses"):
         send_json(handler, 404, {"error": {"type": "not_found", "message": handler.path}})
@@ -78,7 +90,7 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
     aux = len(body.get("tools") or []) <= 1
     user_text, tool_result = last_user_turn(body)
     plan = Plan("text", text="Fake title") if aux else plan_for(user_text, tool_result)
-    recorder.record(handler.path, body, aux, user_text, tool_result, plan)
+    usage = recorder.record(handler.path, body, aux, user_text, tool_result, plan)
     item = output_item(plan)
     response: JSON = {
         "id": f"resp_{uuid.uuid4().hex[:16]}",
@@ -111,14 +123,7 @@ def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> 
                 },
             ),
         )
-    usage = {
-        "input_tokens": 10,
-        "input_tokens_details": {"cached_tokens": 0},
-        "output_tokens": 5,
-        "output_tokens_details": {"reasoning_tokens": 0},
-        "total_tokens": 15,
-    }
-    done = {**response, "status": "completed", "output": [item], "usage": usage}
+    done = {**response, "status": "completed", "output": [item], "usage": responses_usage(usage)}
     events += [
         (
             "response.output_item.done",

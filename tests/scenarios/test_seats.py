@@ -176,7 +176,9 @@ def test_the_seats_table_shows_agents_unread_and_hook_age(scene: Scene) -> None:
     table = scene.as_pane(scene.sender, "seats")
     assert table.rc == 0, table.err
     lines = table.out.split("\n")
-    assert lines[0].split() == ["SEAT", "AGENTS", "STATE", "ROUTE", "UNREAD", "HOOK", "ROOT"]
+    assert lines[0].split() == [
+        *("SEAT", "AGENTS", "STATE", "ROUTE", "UNREAD", "HOOK", "ROOT", "CONTEXT", "ON")
+    ]
     assert lines[0].startswith("SEAT  ")
     worker = next(line for line in lines if line.startswith("worker "))
     cells = worker.split()

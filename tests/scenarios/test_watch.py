@@ -177,7 +177,7 @@ def test_each_change_shows_within_a_second(cockpit: Cockpit) -> None:
         lambda s: (
             "holds (1)" in s
             and "lapses in 1h59m" in c.line("HOLD: H1 no landing (until")
-            and h1 in row(s, "worker")[-1]
+            and h1 in row(s, "worker")[6]
         ),
     )
 
@@ -274,7 +274,17 @@ def test_once_and_json_see_the_panes_and_their_screens(cockpit: Cockpit) -> None
     )
     data = json.loads(r.out)
     agents = {s["mailbox"]: s["agents"] for s in data["seats"]}
-    assert agents["worker"] == [{"pane": c.panes["worker"], "agent": "claude", "state": "idle"}]
+    assert agents["worker"] == [
+        {
+            "pane": c.panes["worker"],
+            "agent": "claude",
+            "state": "idle",
+            "route": "type",
+            "task": None,
+            "gauge": None,
+            "unknown": "no-record",  # no prompt yet: its hook recorded nothing
+        }
+    ]
     assert data["tmux"]["source"] == "HAIL_SOCKET" and data["tmux"]["error"] is None
 
 

@@ -24,6 +24,8 @@ SCRUBBED = (
     "CODEX_HOME",
     "CODEX_THREAD_ID",
     "CODEX_SESSION_ID",
+    # The person's own config folder (hail's config.toml, opencode's plugins): HOME's stands in.
+    "XDG_CONFIG_HOME",
     # Set in an agent's tool calls (tests run from one): a hook would take itself for one.
     "CLAUDECODE",
     "CLAUDE_PROJECT_DIR",

@@ -88,3 +88,33 @@ def test_a_cached_state_is_reused_and_put_back_as_it_was_built(
     assert again.sent_id == first.sent_id
     assert (box / "new" / f"{claimed}.md").exists()
     assert os.listdir(again.mailbox("sink") / "new") == []
+
+
+def test_the_gauge_benchmark_reads_the_files_it_claims_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`bench.py --gauge`'s near files give their newest call in one step; its far files give none
+    within the bound, which is then read to its end (docs/performance.md "The context gauge")."""
+    from hail import policy
+    from hail.config import Config
+    from hail.gauge.choose import reader
+
+    spec = importlib.util.spec_from_file_location("bench_gauge", SCRIPT.parent / "bench_gauge.py")
+    assert spec is not None and spec.loader is not None
+    gauge_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gauge_bench)
+    monkeypatch.setattr(gauge_bench, "FILE_BYTES", 3 * policy.GAUGE_READ_MAX)
+    agents = gauge_bench.build(tmp_path)
+    assert len(agents) == 30 and len({p for _, p in agents}) == 30
+    contexts = set()
+    for client, path in agents:
+        assert path.stat().st_size >= 2 * policy.GAUGE_READ_MAX
+        gauge = reader(client).gauge(gauge_bench.where(client, path), Config())
+        assert gauge.bytes_read == policy.GAUGE_READ_STEP, (client, gauge.as_json())
+        assert gauge.context.value is not None
+        contexts.add((client, gauge.context.value))
+    assert len(contexts) == 30, "each file its own newest call"
+    gauge_bench.push_far(agents)
+    for client, path in agents:
+        gauge = reader(client).gauge(gauge_bench.where(client, path), Config())
+        assert gauge.bytes_read == policy.GAUGE_READ_MAX and gauge.context.why == "not-in-tail"

@@ -14,7 +14,7 @@ import pytest
 
 from hail import policy
 from hail.context import Ctx
-from hail.hooks.person import person_prompted
+from hail.hooks.deliver import Payload
 from hail.store import conversation, waits
 from hail.store.store import Store
 
@@ -170,7 +170,9 @@ def payload(prompt: object) -> bytes:
     ],
 )
 def test_a_persons_prompt_is_told_from_a_typed_envelope(data: bytes, expected: bool | None) -> None:
-    assert person_prompted(data) is expected
+    """None: the payload holds no prompt, which no more says a person typed one."""
+    assert Payload("UserPromptSubmit", data).person_prompted() is (expected is True)
+    assert Payload("PostToolUse", data).person_prompted() is False, "only a prompt's"
 
 
 def test_the_default_wait_fits_each_harness_tool_call(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """DESIGN.md's layers hold in the code: every module is placed in one layer and named in the code
-map, no module imports one from a higher layer, no modules import each other in a cycle, and click, libtmux and tomlkit each
-stay in the one module that owns them (textual and rich in the full-screen view's: `watch/app`, `watch/page`, `watch/keys`).
+map, no module imports one from a higher layer, no modules import each other in a cycle, and click and libtmux each
+stay in the one module that owns them, tomlkit in its two (Codex's config and hail's own) (textual and rich in the full-screen view's: `watch/app`, `watch/page`, `watch/keys`).
 
 Every import counts, wherever it stands: the lazy ones inside functions (the hot paths are full of
 them) and the ones read only by the type checker.
@@ -20,7 +20,7 @@ _VIEW = ("watch/app", "watch/page", "watch/keys")
 OWNERS = {
     "click": ("cli",),
     "libtmux": ("transport/tmux",),
-    "tomlkit": ("install/codex_toml",),
+    "tomlkit": ("install/codex_toml", "config"),
     "textual": _VIEW,
     "rich": _VIEW,
 }

@@ -67,3 +67,40 @@ def bound_keys() -> set[str]:
 
 def test_the_watch_page_lists_exactly_the_keys_watch_binds() -> None:
     assert documented_keys() == bound_keys()
+
+
+# --- the seat rows' JSON, as the pages give its keys ----------------------------------------------
+
+
+def test_the_watch_page_gives_exactly_the_seat_rows_keys() -> None:
+    """docs/watch.md's `--json` table: a seat row's keys, its agents' and a gauge's, as
+    `seat_rows.row_json` writes them (and `hail seats --json`, which writes the same rows)."""
+    from hail.gauge.agents import AgentFigures
+    from hail.gauge.base import Figure, Gauge
+    from hail.seat_rows import Box, PaneRow, build, row_json
+
+    table = sections(page("watch.md"))["--once and --json"]
+    line = next(r for r in table.splitlines() if r.startswith("| `seats` |"))
+    rows_span, gauge_span = re.findall(r"`(\[\{.+?\}\])`|`(\{\"model\".+?\})`", line)
+    inner = re.search(r'"agents": \[\{(.+?)\}\]', rows_span[0])
+    assert inner is not None, line
+    agent_keys = set(re.findall(r'"(\w+)"', inner.group(1)))
+    documented = set(re.findall(r'"(\w+)"', rows_span[0].replace(inner.group(0), '"agents"')))
+    gauge_keys = set(re.findall(r'"(\w+)"', gauge_span[1]))
+    figure = Figure(1, "transcript")
+    figures = AgentFigures("task", Gauge(figure, figure, figure, figure))
+    (row,) = build([Box("a")], [PaneRow("%1", "a", "claude", figures=figures)], 0.0)
+    shown = row_json(row)
+    agents = shown["agents"]
+    assert isinstance(agents, list)
+    assert documented == set(shown), documented ^ set(shown)
+    assert agent_keys == set(agents[0]), agent_keys ^ set(agents[0])
+    assert gauge_keys == set(agents[0]["gauge"]), gauge_keys ^ set(agents[0]["gauge"])
+
+
+def test_the_commands_page_names_every_reason_an_agent_has_no_gauge() -> None:
+    from hail.gauge import agents
+
+    reasons = {v for k, v in vars(agents).items() if k.isupper() and isinstance(v, str)}
+    text = sections(page("commands.md"))["seats"]
+    assert reasons and all(f"`{r}`" in text for r in reasons), reasons

@@ -129,6 +129,8 @@ def test_a_seat_with_one_agent_is_typed_into_and_shows_its_screen() -> None:
         "0",
         "5s",
         "-",
+        "-",
+        "-",
     ]
 
 

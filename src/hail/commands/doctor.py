@@ -57,6 +57,7 @@ def doctor(ctx: Ctx) -> int:
     _check_hooks(ctx, out)
     out.say("ok", _process_line(ctx))  # what the agents' processes are read with, below
     _check_hooks_run(ctx, panes, out)
+    _note_gauges(ctx, panes, out)
     if os.path.isdir(store.root):
         try:
             plan = store_gc.scan(store, now, policy.GC_DEFAULT_DAYS)
@@ -251,6 +252,30 @@ def _native_route_notes(ctx: Ctx, panes: Panes | None) -> list[str]:
             continue
         notes += of_agent(pane.agent).notes(ctx, pane, started)
     return notes
+
+
+def _note_gauges(ctx: Ctx, panes: Panes | None, out: _Lines) -> None:
+    """Agents about to compact (`diagnosis.about_to_compact`, as `hail watch` flags them), and a
+    config.toml the gauge refuses [docs/gauge.md "Compaction"]."""
+    from hail import diagnosis
+    from hail.config import FIX, Followed
+    from hail.gauge.agents import Agents, compaction
+    from hail.transport.routes.records import server_socket
+
+    config = Followed(ctx.env)
+    if config.look() is None:
+        out.say("note", diagnosis.config_refused(config.refused, FIX).line())
+        return
+    if panes is None:
+        return
+    agents = Agents(ctx.store, server_socket(ctx.env), config.config)
+    for pane_id, (_, figures) in agents.of_panes(panes.panes, ctx.procs()).items():
+        pane = panes.get(pane_id)
+        assert pane is not None and pane.agent is not None
+        found = compaction(pane_id, pane.seat or "", pane.agent, figures)
+        trouble = diagnosis.about_to_compact(found) if found is not None else None
+        if trouble is not None:
+            out.say("note", trouble.line())
 
 
 # --- steps 8–11: the mailboxes ------------------------------------------------------------------

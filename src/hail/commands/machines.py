@@ -21,7 +21,7 @@ class Machine:
         with `--wait`, then wait for the reply."""
         raise NotImplementedError
 
-    def seats(self, ctx: Ctx, seat: str | None) -> int:
+    def seats(self, ctx: Ctx, seat: str | None, *, as_json: bool = False) -> int:
         raise NotImplementedError
 
     def doctor(self, ctx: Ctx) -> int:
@@ -37,10 +37,10 @@ class Here(Machine):
 
         return send(ctx, args, letter, Local(ctx), target=target)
 
-    def seats(self, ctx: Ctx, seat: str | None) -> int:
+    def seats(self, ctx: Ctx, seat: str | None, *, as_json: bool = False) -> int:
         from hail.commands.panes import seats
 
-        return seats(ctx, seat)
+        return seats(ctx, seat, as_json=as_json)
 
     def doctor(self, ctx: Ctx) -> int:
         from hail.commands.doctor import doctor
@@ -64,10 +64,13 @@ class There(Machine):
         sent = far.send(target, letter, no_wake=args.no_wake, no_submit=args.no_submit)
         return waited(ctx, args, sent)
 
-    def seats(self, ctx: Ctx, seat: str | None) -> int:
+    def seats(self, ctx: Ctx, seat: str | None, *, as_json: bool = False) -> int:
+        from hail.commands.panes import show_rows
         from hail.remote.machine import Far
 
-        return Far(ctx, self.host).seats()
+        now = ctx.now()
+        rows = Far(ctx, self.host).seat_rows(now)
+        return show_rows(rows, now, None, as_json=as_json, host=self.host)
 
     def doctor(self, ctx: Ctx) -> int:
         from hail.remote.machine import Far

@@ -15,24 +15,84 @@ import unicodedata
 from hail import policy
 from hail.context import Ctx
 from hail.errors import StateError, UsageError
-from hail.output import age, emit, table
+from hail.output import emit, note, table
 from hail.seat import parse_mailbox
-from hail.store import fs
+from hail.seat_rows import (
+    SEATS_COLUMNS,
+    Box,
+    PaneRow,
+    SeatRow,
+    build,
+    row_json,
+    seats_cells,
+)
+from hail.store import fs, records
 from hail.transport import wake
 from hail.transport.panes import DEFAULT_AGENTS
 from hail.transport.resolve import pane_for, reach_or_none
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from hail.config import Followed
     from hail.transport.panes import Pane, Panes
     from hail.transport.tmux import Tmux
 
 # --- seats ----------------------------------------------------------------------------------------
 
 
-def seats(ctx: Ctx, seat: str | None) -> int:
-    """Every mailbox and every seat a pane sits in: agents and their state, unread count, hook
-    age, root."""
+def seats(ctx: Ctx, seat: str | None, *, as_json: bool = False) -> int:
+    """Every mailbox and every seat a pane sits in: agents and their state, route, unread count,
+    hook age, root, and each agent's context gauge and task line; `as_json`, the same as JSON."""
+    now = ctx.now()
+    rows = seat_rows(ctx, seat, now, holds=as_json)  # the table shows no holds: none read for it
+    return show_rows(rows, now, ctx.home, as_json=as_json)
+
+
+def show_rows(
+    rows: tuple[SeatRow, ...], now: float, home: str | None, *, as_json: bool, host: str = ""
+) -> int:
+    """Print the rows as `hail seats` does (`host`: another machine's, as it answered)."""
+    if as_json:
+        import json
+
+        document = seats_json(rows, now) | ({"host": host} if host else {})
+        emit(json.dumps(document, indent=2, ensure_ascii=False))
+        return 0
+    cells = [list(SEATS_COLUMNS)] + [seats_cells(r, now, home) for r in rows]
+    for line in table(cells):
+        emit(line)
+    return 0
+
+
+def far_listing(ctx: Ctx, seat: str | None) -> str:
+    """What another machine's `seats @<host>` is answered with: the rows as JSON (`remote-peer`)."""
+    from hail.seat_rows import rows_text
+
+    return rows_text(seat_rows(ctx, seat, ctx.now()))
+
+
+#: The `--json` document's shape; bumped when a field changes meaning or goes away.
+SEATS_JSON_VERSION = 1
+
+
+def seats_json(rows: tuple[SeatRow, ...], now: float) -> dict[str, object]:
+    """`hail seats --json` [docs/commands.md "seats"]: the rows as `hail watch --json` gives them."""
+    from hail import ids
+
+    return {
+        "version": SEATS_JSON_VERSION,
+        "time": ids.iso(now),
+        "seats": [row_json(r) for r in rows],
+    }
+
+
+def seat_rows(ctx: Ctx, seat: str | None, now: float, *, holds: bool = True) -> tuple[SeatRow, ...]:
+    """The rows `hail seats` shows (of `seat` alone, when given): the mailboxes and the panes
+    looked at once, each agent's gauge read from its client's file (`gauge/agents.py`), the
+    person's config loaded once, and with `holds` the holds in effect on each. What another
+    machine's `seats @<host>` is answered with."""
+    from hail.config import Followed
+
     tmux, panes = reach_or_none(ctx)
     names = set(ctx.store.mailbox_names())
     if panes is not None:
@@ -41,12 +101,44 @@ def seats(ctx: Ctx, seat: str | None) -> int:
         names = {n for n in names if _seat_part(n) == seat}
         if not names:
             raise StateError(f"no seat {seat}; hail seats lists them")
+    config = Followed(ctx.env)
+    if config.look() is None:
+        note(f"{config.refused}; until then no context is shown")
+    looks = None if panes is None else _pane_rows(ctx, tmux, panes, config)
+    held = records.read_holds(ctx.store.holds) if holds else []
+    in_effect = [(h.id, h.to) for h in held if h.lapses_at() > now]
+    by_id = {p.id: p for p in panes.panes} if panes is not None else {}
+
+    def route_of(row: PaneRow, mailbox: str) -> str:
+        return _route_cell(ctx, by_id[row.id], mailbox)
+
+    boxes = [_box(ctx, name) for name in names]
+    return build(boxes, looks, now, holds=in_effect, route_of=route_of, only=seat or "")
+
+
+def _box(ctx: Ctx, name: str) -> Box:
+    box = ctx.store.mailbox(name)
+    root = ctx.store.bound_root(name)
+    gone = root is not None and not os.path.isdir(root)
+    return Box(name, box.unread_count(), box.hooked_at(), root, gone)
+
+
+def _pane_rows(ctx: Ctx, tmux: Tmux | None, panes: Panes, config: Followed) -> list[PaneRow]:
+    """Every pane; each agent's screen, start and figures (its route is asked per row)."""
+    from hail.gauge.agents import Agents
+    from hail.transport.tmux import default_socket
+
+    socket = (tmux.socket if tmux is not None else None) or default_socket(ctx.env)
+    agents = Agents(ctx.store, socket, config.config).of_panes(panes.panes, ctx.procs())
     states = AgentStates(tmux)
-    rows = [["SEAT", "AGENTS", "STATE", "ROUTE", "UNREAD", "HOOK", "ROOT"]]
-    rows += [_seat_row(ctx, name, panes, states) for name in sorted(names)]
-    for line in table(rows):
-        emit(line)
-    return 0
+    out = []
+    for p in panes.panes:
+        if p.agent is None:
+            out.append(PaneRow(p.id, p.seat, None))
+            continue
+        started, figures = agents[p.id]
+        out.append(PaneRow(p.id, p.seat, p.agent, states.of(p), "", started, figures))
+    return out
 
 
 #: What `seats` shows for a screen class, where it differs.
@@ -75,20 +167,6 @@ def _seat_part(mailbox: str) -> str:
     return parsed[0] if parsed is not None else mailbox
 
 
-def _seat_row(ctx: Ctx, name: str, panes: Panes | None, states: AgentStates) -> list[str]:
-    box = ctx.store.mailbox(name)
-    agents = _agents_of(name, panes)
-    return [
-        name,
-        _agents_cell(name, panes),
-        " ".join(states.of(p) for p in agents) or "-",
-        " ".join(_route_cell(ctx, p, name) for p in agents) or "-",
-        str(box.unread_count()),
-        _hook_age(ctx.now(), box.hooked_at()),
-        _root_cell(ctx, name),
-    ]
-
-
 def _route_cell(ctx: Ctx, pane: Pane, mailbox: str) -> str:
     """How a send would wake the agent now, as its route shows it: `queue-10s` for a Codex
     without its daemon, which reads its queue every 10 s (a send types into its empty composer
@@ -96,46 +174,6 @@ def _route_cell(ctx: Ctx, pane: Pane, mailbox: str) -> str:
     from hail.transport.routes.status import status
 
     return status(ctx, pane, mailbox).shown
-
-
-def _agents_cell(name: str, panes: Panes | None) -> str:
-    if panes is None:
-        return "?"
-    pane_id = (parse_mailbox(name) or (name, ""))[1]
-    if pane_id:
-        pane = panes.get(pane_id)
-        if pane is None:
-            return "(pane gone)"
-        if pane.agent is None:
-            return pane.id
-    return " ".join(p.label for p in _agents_of(name, panes)) or "-"
-
-
-def _agents_of(name: str, panes: Panes | None) -> list[Pane]:
-    """The agent panes the row's AGENTS cell lists, in its order."""
-    if panes is None:
-        return []
-    seat, pane_id = parse_mailbox(name) or (name, "")
-    if pane_id:
-        pane = panes.get(pane_id)
-        return [pane] if pane is not None and pane.agent is not None else []
-    return panes.agents_in(seat)
-
-
-def _hook_age(now: float, then: float | None) -> str:
-    return "-" if then is None else age(now - then)
-
-
-def _root_cell(ctx: Ctx, name: str) -> str:
-    root = ctx.store.bound_root(name)
-    if root is None:
-        return ""
-    shown = root
-    if ctx.home is not None:
-        home = str(ctx.home).rstrip("/")
-        if home and (root == home or root.startswith(home + "/")):
-            shown = "~" + root[len(home) :]
-    return shown if os.path.isdir(root) else f"{shown} (gone)"
 
 
 # --- read / type / keys ---------------------------------------------------------------------------

@@ -64,6 +64,22 @@ class ConfigPlace:
         return f"ConfigPlace({self.format!r}, {self.folder!r}, {self.file!r})"
 
 
+class PayloadFields:
+    """Where a harness's hook payload names what its agent record keeps [docs/gauge.md "The agent
+    record"]: the keys of its session, of the file its figures are in (the gauge reads it, never
+    the hook), and of its model; "" for a field its payloads never carry."""
+
+    __slots__ = ("file", "model", "session")
+
+    def __init__(self, *, session: str = "", file: str = "", model: str = "") -> None:
+        #: The session's id: the record's name, so it must be there for anything to be recorded.
+        self.session = session
+        #: The file the gauge reads (a transcript, a rollout, a session file, a plugin's record).
+        self.file = file
+        #: The model, where a payload names it (Claude Code's only at SessionStart).
+        self.model = model
+
+
 class Screen:
     """The literals of a harness's screen, as its TUI draws them [docs/transport.md "Screen
     classes"]: the reader `transport/screen` applies to them is named by `shape`."""
@@ -118,6 +134,7 @@ class Harness:
         "name",
         "next_step",
         "output",
+        "payload",
         "receive_help",
         "route",
         "screen",
@@ -163,6 +180,8 @@ class Harness:
     silent_fix: str
     #: What `hail help receive` says of its hooks, where it says more than their events.
     receive_help: str
+    #: The keys of its hook payloads that name its session, its figures' file and its model.
+    payload: PayloadFields
 
     def __init__(
         self,
@@ -182,6 +201,7 @@ class Harness:
         first_hook_at_prompt: bool = False,
         silent_fix: str = "",
         receive_help: str = "",
+        payload: PayloadFields | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -198,6 +218,7 @@ class Harness:
         self.first_hook_at_prompt = first_hook_at_prompt
         self.silent_fix = silent_fix
         self.receive_help = receive_help
+        self.payload = payload or PayloadFields()
 
     def __repr__(self) -> str:
         return f"Harness({self.name!r})"

@@ -4,12 +4,15 @@ between two `─` rules (Claude Code 2.1.332; the captures in tests/data/screens
 
 from __future__ import annotations
 
-from hail.harnesses.base import ConfigPlace, Harness, Screen
+from hail.harnesses.base import ConfigPlace, Harness, PayloadFields, Screen
 
 HARNESS = Harness(
     name="claude",
     title="Claude Code",
     route="waiter",
+    # Every payload names the session and its transcript; only SessionStart's the model (with
+    # `[1m]` when the person chose the 1M window), which the waiter's hook records.
+    payload=PayloadFields(session="session_id", file="transcript_path", model="model"),
     shared_events=True,
     next_step="a new session picks it up",
     screen=Screen(

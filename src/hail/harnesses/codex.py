@@ -4,7 +4,7 @@ composer is the last `› ` line at the bottom (Codex 0.171; the captures in tes
 
 from __future__ import annotations
 
-from hail.harnesses.base import ConfigPlace, Harness, Screen
+from hail.harnesses.base import ConfigPlace, Harness, PayloadFields, Screen
 
 #: Its config file, where its hooks and their trust are (hail's rule names the hail they run).
 CONFIG = "config.toml"
@@ -13,6 +13,8 @@ HARNESS = Harness(
     name="codex",
     title="Codex",
     route="queue",
+    # Every payload names the thread, its rollout and the model.
+    payload=PayloadFields(session="session_id", file="transcript_path", model="model"),
     shared_events=True,
     shared_daemon=True,
     first_hook_at_prompt=True,

@@ -4,13 +4,15 @@ is no native route; its composer is the first ` > ` line below the last `─` ru
 
 from __future__ import annotations
 
-from hail.harnesses.base import ConfigPlace, Harness, Screen
+from hail.harnesses.base import ConfigPlace, Harness, PayloadFields, Screen
 
 HARNESS = Harness(
     name="gemini",
     title="Gemini CLI",
     scripts=("gemini", "gemini.js"),
     route="composer",
+    # Every payload names the session and its session file; none the model (the file does).
+    payload=PayloadFields(session="session_id", file="transcript_path"),
     event_names={
         "SessionStart": "SessionStart",
         "UserPromptSubmit": "BeforeAgent",

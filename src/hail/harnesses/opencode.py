@@ -4,12 +4,15 @@ for. Its composer is a box of `┃` lines closed by a `╹▀…` line (opencode
 
 from __future__ import annotations
 
-from hail.harnesses.base import PLAIN, ConfigPlace, Harness, Screen
+from hail.harnesses.base import PLAIN, ConfigPlace, Harness, PayloadFields, Screen
 
 HARNESS = Harness(
     name="opencode",
     title="opencode",
     route="plugin",
+    # hail's plugin names the session and the record of figures it writes (`gauge_path`); the
+    # record names the model.
+    payload=PayloadFields(session="session_id", file="gauge_path"),
     output=PLAIN,
     next_step="opencode loads it when it next starts",
     receive_help=(

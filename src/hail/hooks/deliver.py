@@ -63,12 +63,14 @@ class Payload:
         return b'"watching":true' in self.data
 
     def person_prompted(self) -> bool:
-        """Whether a person typed the prompt, not an envelope hail typed."""
+        """Whether a person typed the prompt, not an envelope hail typed [docs/conversations.md
+        "Person prompts"]; the prompt is decoded by hand (`protocol.prompt_of`: no json)."""
         if self.event != "UserPromptSubmit" or not self.data:
             return False
-        from hail.hooks.person import person_prompted
+        from hail.task_line import is_persons
 
-        return person_prompted(self.data) is True
+        prompt = protocol.prompt_of(self.data)
+        return prompt is not None and is_persons(prompt)
 
     def prompt(self) -> str:
         """The prompt being submitted; "" on any other event, or when the payload holds none."""
@@ -113,6 +115,8 @@ class _Run:
             claim_within_budget(ctx.store.mailbox(name), "injected", self.claims)
         for path in self.claims.refused:
             protocol.log_error(ctx.store, "deliver", not_yours(path))
+        if self.fmt is not None and self.event == "UserPromptSubmit" and not ctx.in_tool_call:
+            _note_agent(ctx, self.fmt, self.mailboxes[0], self.payload.data, self.claims)
         if not self.claims.taken:
             return ""
         return self._output(render(self.claims, self.payload.prompt()))
@@ -216,5 +220,27 @@ def _note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes
         from hail.store.presence.base import Hook
 
         note(Hook(ctx.store, ctx.procs(), ctx.env), mailbox, event, payload)
+    except Exception as exc:
+        protocol.log_error(ctx.store, "deliver", exc)
+
+
+def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims) -> None:
+    """Record what the agent is on and where its figures are (`store/presence/agent.py`): the
+    prompt's task line, else the headline of the first message this hook delivers (a wake's prompt
+    says nothing of its task) [docs/gauge.md "The agent record"]; a failure is logged, and the mail
+    is delivered as before."""
+    delivered = claims.taken[0].msg.headline if claims.taken else ""
+    try:
+        from hail.store.presence.agent import note
+
+        note(
+            ctx.store,
+            ctx.env,
+            registry.get(fmt),
+            mailbox,
+            lambda key: protocol.string_of(payload, key),
+            prompt=protocol.prompt_of(payload) or "",
+            delivered=delivered,
+        )
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)

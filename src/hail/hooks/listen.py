@@ -76,8 +76,35 @@ def starts_session(payload: bytes) -> bool:
     return b'"hook_event_name":"SessionStart"' in squeezed and b'"source":"compact"' not in squeezed
 
 
-def listen() -> int:
-    """The hook verb: exit 2 once it woke its session, else 0; never fails the session."""
+def names_session_start(payload: bytes) -> bool:
+    """A SessionStart payload of any source (a start, a resume, a /clear, a compaction)."""
+    return b'"hook_event_name":"SessionStart"' in payload.replace(b" ", b"")
+
+
+def _note_start(ctx: Ctx, fmt: str, mailbox: str, payload: bytes) -> None:
+    """At SessionStart, the one payload that names Claude Code's model, the agent record, dated
+    anew (a resumed session's record counts as this process's) [docs/gauge.md "The agent record"];
+    a failure is logged, and the waiter listens as before."""
+    if not names_session_start(payload):
+        return
+    try:
+        from hail.harnesses import registry
+        from hail.store.presence.agent import note
+
+        note(
+            ctx.store,
+            ctx.env,
+            registry.get(fmt),
+            mailbox,
+            lambda key: protocol.string_of(payload, key),
+            always=True,
+        )
+    except Exception as exc:
+        protocol.log_error(ctx.store, "listen", exc)
+
+
+def listen(fmt: str) -> int:
+    """The hook verb of `fmt`: exit 2 once it woke its session, else 0; never fails the session."""
     env = os.environ
     claude = client_pid(env)
     if not interactive(env) or not claude:
@@ -99,6 +126,7 @@ def listen() -> int:
             # the woken turn's prompt hook reads it first.
             mailboxes.append(f"{seat.name}@{ctx.pane}")
         ctx.store.check_trusted(mailboxes)
+        _note_start(ctx, fmt, mailboxes[0], payload)
         if starts_session(payload):
             # No turn runs in a session that just started (or was cleared): its first hooks mark
             # it so, as a Stop that lets a turn end does. `brief --hook` marks the seat the same

@@ -184,15 +184,26 @@ def prompt_of(payload: bytes) -> str | None:
     share of a hook call. Anything unexpected reads as no prompt, which only means the frame
     repeats a headline the model may already have.
     """
-    at = payload.find(b'"prompt"')
+    return string_of(payload, "prompt")
+
+
+def string_of(payload: bytes, key: str) -> str | None:
+    """The JSON string under `key` in a payload's raw text, as `json.loads` reads it; None when the
+    payload holds none there, or one json would refuse. The first occurrence outside another string
+    counts: inside a string its quotes are escaped, so a prompt that says `"transcript_path": "/x"`
+    never passes for the field; None for no key ("": a field the harness's payloads never carry)."""
+    if not key:
+        return None
+    quoted = b'"' + key.encode() + b'"'
+    at = payload.find(quoted)
     while at >= 0:
         if payload[at - 1 : at] != b"\\":  # not the escaped text of another string
-            rest = payload[at + 8 :].lstrip(b" \t\r\n")
+            rest = payload[at + len(quoted) :].lstrip(b" \t\r\n")
             if rest[:1] == b":":
                 value = rest[1:].lstrip(b" \t\r\n")
                 if value[:1] == b'"':
                     return _json_string(value[1:].decode("utf-8", errors="replace"))
-        at = payload.find(b'"prompt"', at + 1)
+        at = payload.find(quoted, at + 1)
     return None
 
 

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
     from hail.message import Message
 
-    #: What lists this machine's seats for `seats @<host>` (the seats verb's table).
-    Listing = Callable[[Ctx, str | None], int]
+    #: What answers `seats @<host>`: this machine's seat rows (of one seat, when given) as the
+    #: JSON list `seat_rows.rows_text` writes.
+    Listing = Callable[[Ctx, str | None], str]
 
 
 def captured(run: Callable[[], int]) -> tuple[int, str, list[str], str]:
@@ -133,8 +134,14 @@ def _ack(ctx: Ctx, req: Message, host: str) -> str:
 
 
 def _seats(ctx: Ctx, req: Message, listing: Listing) -> str:
-    code, out, notes, error = captured(lambda: listing(ctx, req.get("seat") or None))
-    return Answered(code, output=out, notes=notes, error=error).encode()
+    rows: list[str] = []
+
+    def listed() -> int:
+        rows.append(listing(ctx, req.get("seat") or None))
+        return 0
+
+    code, _, notes, error = captured(listed)
+    return Answered(code, output=rows[0] if rows else "", notes=notes, error=error).encode()
 
 
 def _waits(ctx: Ctx, req: Message, host: str) -> str:
@@ -191,7 +198,7 @@ def answer(ctx: Ctx, req: Message, listing: Listing) -> str:
 
 def peer(listing: Listing) -> int:
     """Read one request on stdin, write its answer to stdout; exit 0 once answered. `listing`
-    answers `seats @<host>` (the seats verb's table)."""
+    answers `seats @<host>` with this machine's seat rows."""
     data = b"" if os.isatty(0) else sys.stdin.buffer.read(policy.PEER_MAX_BYTES + 1)
     real = os.dup(1)
     null = os.open(os.devnull, os.O_WRONLY)

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from hail.letter import Letter
     from hail.message import Message
     from hail.remote.channel import Outcome
+    from hail.seat_rows import SeatRow
 
 #: Characters a configured far program may hold: it is a word of the far shell's command line.
 _PROGRAM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._+-~")
@@ -297,15 +298,25 @@ class Far:
         got = self.exchange("waits", {"seat": seat, "on": on}, within=within)
         return got.get("asks").split()
 
-    def seats(self) -> int:
-        """`hail seats @<host>`: its table, printed here."""
+    def seat_rows(self, now: float) -> tuple[SeatRow, ...]:
+        """`hail seats @<host>`: its seat rows, each checked as another machine's word, kept for
+        `hail watch` (`remote/seats/<host>`)."""
+        from hail import seat_rows
+
         got = Answered.decode(self.exchange("seats", {}, within=policy.REMOTE_LOOK_SECONDS))
-        for line in got.output.rstrip("\n").split("\n"):
-            emit(printable_line(line))
         error = self.said(got)
         if error:
             raise FarError(f"{self.host}: {error}", got.code or 1)
-        return 0
+        try:
+            rows, dropped = seat_rows.rows_from_text(got.output, now)
+        except seat_rows.NotARow as e:
+            raise Unreadable(
+                f"{self.host}'s seats break peer protocol {wire.PROTOCOL}: {e}"
+            ) from None
+        if dropped:
+            note(f"{self.host} sent {dropped} seat rows that are none: left out")
+        remote.note_seats(self.ctx.store.root, self.host, seat_rows.rows_text(rows))
+        return rows
 
     def hello(self) -> tuple[Message, str]:
         """Its answer to `hello`, and what its shell printed before it."""

@@ -7,6 +7,8 @@
   kept as the request that would have carried it until that machine fetches it.
 - `remote/unreachable/<host>`: when `inbox` last failed to reach `<host>` (its mtime), so the next
   `inbox` within REMOTE_RETRY_SECONDS does not wait out another connect timeout.
+- `remote/seats/<host>`: the seat rows `hail seats @<host>` last got from `<host>` (JSON, checked
+  and made clean as they were read), for `hail watch` to show; its mtime is when.
 
 Filesystem only.
 """
@@ -169,3 +171,33 @@ def unreachable_since(root: str, host: str) -> float | None:
     """When `host` was last found out of reach, or None."""
     path = _unreachable_path(root, host)
     return fs.mtime(path) if path is not None else None
+
+
+# --- another machine's seats, as `seats @<host>` last saw them ----------------------------------
+
+
+def _seats_path(root: str, host: str) -> str | None:
+    if not host or "/" in host or host.startswith("."):
+        return None
+    return os.path.join(sent_dir(root), "seats", host)
+
+
+def note_seats(root: str, host: str, rows: str) -> None:
+    """Keep the seat rows `host` answered (checked JSON text), for `hail watch`."""
+    path = _seats_path(root, host)
+    if path is not None:
+        fs.make_dirs(os.path.dirname(path))
+        fs.write_atomic(path, rows)
+
+
+def far_seats(root: str) -> list[tuple[str, float, str]]:
+    """(host, when, rows as JSON text) of every machine whose seats were kept, by host."""
+    where = os.path.join(sent_dir(root), "seats")
+    out = []
+    for host in sorted(fs.list_names(where)):
+        path = _seats_path(root, host)
+        when = fs.mtime(path) if path is not None else None
+        text = fs.read_text(path) if path is not None else None
+        if when is not None and text is not None:
+            out.append((host, when, text))
+    return out

@@ -23,17 +23,24 @@ from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from hail import seat_rows
 from hail.context import Ctx
 from hail.errors import HailError, StateError
 from hail.output import shown
+from hail.seat_rows import SeatRow
 from hail.watch import keys, model, render
 from hail.watch.follow import Watch, check_state
 from hail.watch.page import Page
 from hail.watch.panes import jump
 
 
-def text(cell: str) -> Text:
-    return Text(cell, no_wrap=True, overflow="ellipsis")
+def text(cell: str, style: str = "") -> Text:
+    return Text(cell, style=style, no_wrap=True, overflow="ellipsis")
+
+
+#: A gauge's colour near its compaction point, and once its agent is about to compact
+#: [docs/watch.md "The gauge"].
+GAUGE_STYLES = {seat_rows.NEAR: "yellow", seat_rows.COMPACTING: "bold red"}
 
 
 class WatchApp(App[None]):
@@ -60,6 +67,7 @@ class WatchApp(App[None]):
         self._drawn = 0.0
         self._cells: dict[str, dict[str, list[str]]] = {"seats": {}, "messages": {}}
         self._texts: dict[str, str] = {}
+        self._styles: dict[str, str] = {}  # each seat row's CONTEXT colour, as drawn
 
     # --- layout ---------------------------------------------------------------------------------
 
@@ -101,8 +109,15 @@ class WatchApp(App[None]):
         self._drawn = snap.now
         self._set("#title", render.title(snap))
         seats = self.query_one("#seats", DataTable)
-        self._heading(seats, f"Seats ({len(snap.seats)})")
-        self._fill(seats, "seats", {r.mailbox: render.seat_cells(r, snap.now) for r in snap.seats})
+        far = render.far_rows(snap)  # as `hail seats @<host>` last saw them
+        self._heading(seats, f"Seats ({len(snap.seats)})" + (f" and {len(far)} far" if far else ""))
+        rows = (*snap.seats, *far)
+        self._fill(
+            seats,
+            "seats",
+            {r.mailbox: render.seat_cells(r, snap.now) for r in rows},
+            {r.mailbox: GAUGE_STYLES.get(render.level(r), "") for r in rows},
+        )
         messages = self.query_one("#messages", DataTable)
         self._heading(
             messages,
@@ -114,23 +129,38 @@ class WatchApp(App[None]):
         self._set("#trouble", "\n".join(render.trouble_lines(snap)))
         self._status()
 
-    def _fill(self, table: DataTable[Text], name: str, rows: dict[str, list[str]]) -> None:
-        """Update only the cells that changed; rebuild when rows came, went or moved."""
-        old = self._cells[name]
+    def _fill(
+        self,
+        table: DataTable[Text],
+        name: str,
+        rows: dict[str, list[str]],
+        styles: dict[str, str] | None = None,
+    ) -> None:
+        """Update only the cells that changed; rebuild when rows came, went or moved. `styles`
+        colours each row's CONTEXT cell (the seats'), drawn again when its colour changed."""
+        old, styles = self._cells[name], styles or {}
+        drawn = self._styles if styles else {}
+
+        def cell(key: str, i: int, value: str) -> Text:
+            return text(value, styles.get(key, "") if i == render.CONTEXT_COLUMN and styles else "")
+
         if list(old) != list(rows):
             keep = self._key_at(table)
             table.clear()
             for key, cells in rows.items():
-                table.add_row(*(text(c) for c in cells), key=key)
+                table.add_row(*(cell(key, i, c) for i, c in enumerate(cells)), key=key)
             if keep in rows:
                 table.move_cursor(row=list(rows).index(keep), animate=False)
         else:
             columns = list(table.columns)
             for key, cells in rows.items():
+                restyle = drawn.get(key, "") != styles.get(key, "")
                 for i, (was, now) in enumerate(zip(old[key], cells, strict=True)):
-                    if was != now:
-                        table.update_cell(key, columns[i], text(now), update_width=True)
+                    if was != now or (restyle and i == render.CONTEXT_COLUMN):
+                        table.update_cell(key, columns[i], cell(key, i, now), update_width=True)
         self._cells[name] = rows
+        if styles:
+            self._styles = styles
 
     def _heading(self, widget: Widget, heading: str) -> None:
         """Set a border title only when it changes: setting one redraws the widget."""
@@ -167,11 +197,12 @@ class WatchApp(App[None]):
 
     # --- keys -----------------------------------------------------------------------------------
 
-    def _seat(self) -> model.SeatRow | None:
+    def _seat(self) -> SeatRow | None:
         key = self._key_at(self.query_one("#seats", DataTable))
         if self.snap is None or key is None:
             return None
-        return next((r for r in self.snap.seats if r.mailbox == key), None)
+        rows = (*self.snap.seats, *render.far_rows(self.snap))
+        return next((r for r in rows if r.mailbox == key), None)
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "seats":

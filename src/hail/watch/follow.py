@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from hail import policy
 from hail.context import Ctx
-from hail.watch.model import FAR_LINES, FarSend, Snapshot, build, filtered
+from hail.watch.model import FAR_LINES, FarSeats, FarSend, Snapshot, build, filtered
 from hail.watch.panes import Surveyor, TmuxState
 from hail.watch.state import Reader, StateView
 
@@ -46,7 +46,10 @@ class Watch:
         if self.state is None:
             self.tick(now)
         assert self.state is not None
-        snap = replace(build(self.state, self.tmux, now), far=far_sent(self.state.root))
+        root = self.state.root
+        snap = replace(
+            build(self.state, self.tmux, now), far=far_sent(root), far_seats=far_seats(root, now)
+        )
         return filtered(snap, only) if only else snap
 
 
@@ -80,4 +83,21 @@ def far_sent(root: str) -> tuple[FarSend, ...]:
                     replies,
                 )
             )
+    return tuple(out)
+
+
+def far_seats(root: str, now: float) -> tuple[FarSeats, ...]:
+    """Other machines' seats as `hail seats @<host>` last got them [docs/watch.md "Other
+    machines"]: watch itself never runs ssh. Rows kept in a shape hail no longer reads are left
+    out."""
+    from hail.seat_rows import NotARow, rows_from_text
+    from hail.store import remote
+
+    out = []
+    for host, seen, text in remote.far_seats(root):
+        try:
+            rows, _ = rows_from_text(text, now)
+        except NotARow:
+            continue
+        out.append(FarSeats(host, seen, rows))
     return tuple(out)

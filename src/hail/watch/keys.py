@@ -75,6 +75,10 @@ def _help_page() -> str:
             " type into).",
             'STATE: what its agent\'s screen shows, as a send judges it; "no hooks" when no hook'
             " ran for 7 days.",
+            "CONTEXT: each agent's context now, its share of the window as a bar; yellow near its"
+            " client's compaction point, red when it is about to compact; - unknown.",
+            "ON: what each agent is on: the first line of the prompt that started its turn, or the"
+            " headline of the message that woke it.",
             "RECEIPT: delivered (unread), or injected / read / inline and the seconds it took.",
             "hail watch --once prints one frame as text, hail watch --json the same state as JSON.",
             "",

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hail import diagnosis, policy
+from hail import diagnosis, policy, seat_rows
 from hail.diagnosis import Trouble
 from hail.output import age
+from hail.seat_rows import Box, PaneRow, SeatRow
 from hail.store.conversation import seat_of_mailbox
 from hail.store.waits import blocking_path
 from hail.text import clip_value
@@ -30,25 +31,6 @@ HEADLINE_CHARS = 60
 FAR_LINES = 10
 
 # --- the model -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    """One row per mailbox and per seat some pane works in, as `hail seats` lists them."""
-
-    mailbox: str
-    seat: str
-    agents: tuple[PaneState, ...]
-    panes: tuple[str, ...]  # every pane working in the seat
-    jump: str  # the pane Enter brings up: the row's agent, else its only pane; "" for none
-    route: str  # how a send reaches it, as `hail seats` names it (wake, queue, hooks, plugin, type); "-" none; "?" tmux unreachable
-    state: str  # its agents' screens: idle busy draft dialog other ?; "-" no agent
-    hooks: str  # live, stale (none for 7 days) or never
-    unread: int
-    hooked: float | None
-    holds: tuple[str, ...]  # ids of the holds in effect on it
-    root: str | None
-    root_gone: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +60,15 @@ class FarSend:
 
 
 @dataclass(frozen=True, slots=True)
+class FarSeats:
+    """Another machine's seat rows, as `hail seats @<host>` last got them, and when."""
+
+    host: str
+    seen: float
+    rows: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Snapshot:
     state: StateView
     tmux: TmuxState | None
@@ -90,6 +81,7 @@ class Snapshot:
     holds: tuple[HoldState, ...]
     trouble: tuple[Trouble, ...]
     far: tuple[FarSend, ...] = ()  # sent to other machines, newest first
+    far_seats: tuple[FarSeats, ...] = ()  # other machines' seats, as last seen, by host
 
 
 def build(state: StateView, tmux: TmuxState | None, now: float, only: str = "") -> Snapshot:
@@ -100,6 +92,7 @@ def build(state: StateView, tmux: TmuxState | None, now: float, only: str = "") 
     asks = tuple(m for m in state.messages if m.kind == "ask" and not m.replies)
     waits = _wait_rows(state, asks)
     trouble = _trouble(state, seats, panes, reachable, now)
+    trouble += _gauge_trouble(panes, tmux.config_refused if tmux is not None else "")
     snap = Snapshot(state, tmux, now, "", seats, state.messages, asks, waits, state.holds, trouble)
     return filtered(snap, only) if only else snap
 
@@ -131,55 +124,17 @@ def _seat_of(address: str) -> str:
 def _seat_rows(
     state: StateView, panes: tuple[PaneState, ...], reachable: bool, now: float
 ) -> tuple[SeatRow, ...]:
-    boxes = {b.name: b for b in state.mailboxes}
-    by_seat: dict[str, list[PaneState]] = {}
-    for p in panes:
-        if p.seat is not None:
-            by_seat.setdefault(p.seat, []).append(p)
-    holds: dict[str, list[HoldState]] = {}
-    for h in state.holds:
-        holds.setdefault(seat_of_mailbox(h.to), []).append(h)
-    rows = []
-    for name in sorted(set(boxes) | set(by_seat)):
-        seat, _, pane = name.partition("@")
-        in_seat = tuple(by_seat.get(seat, ()))
-        if pane:
-            agents = tuple(p for p in in_seat if p.id == pane and p.agent is not None)
-        else:
-            agents = tuple(p for p in in_seat if p.agent is not None)
-        box = boxes.get(name)
-        hooked = box.hooked if box is not None else None
-        if not reachable:
-            route, shown = "?", "?"
-        else:
-            route = (agents[0].route or TYPED) if len(agents) == 1 else "-"
-            shown = " ".join(p.state for p in agents) or "-"
-        jump = agents[0].id if agents else pane or (in_seat[0].id if len(in_seat) == 1 else "")
-        rows.append(
-            SeatRow(
-                mailbox=name,
-                seat=seat,
-                agents=agents,
-                panes=tuple(p.id for p in in_seat),
-                jump=jump if reachable else "",
-                route=route,
-                state=shown,
-                hooks=diagnosis.hooks_state(hooked, now),
-                unread=len(box.unread) if box is not None else 0,
-                hooked=hooked,
-                holds=tuple(h.id for h in holds.get(seat, ()) if _holds_on(h, name, seat, pane)),
-                root=box.root if box is not None else None,
-                root_gone=box is not None and box.root is not None and not box.root_exists,
-            )
-        )
-    return tuple(rows)
-
-
-def _holds_on(hold: HoldState, name: str, seat: str, pane: str) -> bool:
-    """A hold on a seat covers its sub-seats; a seat's row shows its sub-seats' holds too."""
-    if hold.to == name or (pane and hold.to == seat):
-        return True
-    return not pane and seat_of_mailbox(hold.to) == seat
+    """The rows `hail seats` shows (`seat_rows.build`), from this look's state and panes."""
+    boxes = [
+        Box(b.name, len(b.unread), b.hooked, b.root, b.root is not None and not b.root_exists)
+        for b in state.mailboxes
+    ]
+    looked = [
+        PaneRow(p.id, p.seat, p.agent, p.state, p.route or TYPED, p.started, p.figures)
+        for p in panes
+    ]
+    holds = [(h.id, h.to) for h in state.holds]
+    return seat_rows.build(boxes, looked if reachable else None, now, holds=holds)
 
 
 # --- conversations ---------------------------------------------------------------------------
@@ -259,6 +214,20 @@ def _trouble(
     agents = [(agent_of(p), hooked.get(p.seat)) for p in panes if p.agent and p.seat]
     out += [t for a, h in agents if (t := diagnosis.silent(a, h, now)) is not None]
     out += [t for a, h in agents if (t := diagnosis.missing_waiter(a, h, now)) is not None]
+    return tuple(out)
+
+
+def _gauge_trouble(panes: tuple[PaneState, ...], refused: str) -> tuple[Trouble, ...]:
+    """Agents about to compact [docs/gauge.md "Compaction"], and a config.toml that is refused."""
+    from hail.config import FIX
+    from hail.gauge.agents import compaction
+
+    out = [diagnosis.config_refused(refused, FIX)] if refused else []
+    for p in panes:
+        found = compaction(p.id, p.seat or "", p.agent, p.figures) if p.agent else None
+        trouble = diagnosis.about_to_compact(found) if found is not None else None
+        if trouble is not None:
+            out.append(trouble)
     return tuple(out)
 
 

@@ -8,8 +8,9 @@ classified as a send would judge it (`transport/screen.py`), so watch shows what
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from hail.gauge.agents import AgentFigures
 from hail.process.choose import backend
 from hail.transport import screen
 from hail.transport.panes import DEFAULT_AGENTS, Pane, Panes, survey
@@ -18,7 +19,7 @@ from hail.transport.tmux import Tmux, TmuxError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from hail.context import Ctx
     from hail.transport.tmux import PaneRow
@@ -43,24 +44,32 @@ class PaneState:
     route: str = ""
     #: That route reaches it without typing (None: watch does not know its route).
     native: bool | None = None
+    #: Its task line and context gauge (`gauge/agents.py`), read at every look.
+    figures: AgentFigures = field(default_factory=AgentFigures)
 
 
 @dataclass(frozen=True, slots=True)
 class TmuxState:
-    """One look at the tmux server; `error` says why there is none ("" when it answered)."""
+    """One look at the tmux server; `error` says why there is none ("" when it answered);
+    `config_refused`, why the person's config.toml is refused (no gauge is shown meanwhile)."""
 
     source: str
     panes: tuple[PaneState, ...]
     error: str = ""
+    config_refused: str = ""
 
 
 class Surveyor:
     """Looks at the panes again and again, redoing only what changed since the last look."""
 
     def __init__(self, env: Mapping[str, str], home: str | None, ctx: Ctx | None = None) -> None:
+        from hail.config import Followed
+
         self.env = env
         self.ctx = ctx
         self.home = home
+        #: The person's config, loaded once and again when it changes [docs/gauge.md "Config"].
+        self.config = Followed(env)
         self._rows: list[PaneRow] | None = None
         self._panes: Panes | None = None
         self._started: dict[tuple[str, int], float | None] = {}
@@ -78,6 +87,7 @@ class Surveyor:
         panes = self._panes.panes
         known = [p.id for p in panes if p.agent in DEFAULT_AGENTS]
         screens = _screens(tmux, known)
+        figures = self._figures(tmux)
         out = []
         for p in panes:
             state = ""
@@ -85,10 +95,29 @@ class Surveyor:
                 verdict = screens.get(p.id)
                 state = "?" if verdict is None else SHOWN_STATE.get(verdict.state, verdict.state)
             route, native = self._route(p)
-            out.append(
-                PaneState(p.id, p.seat, p.agent, state, p.foreground, self._start(p), route, native)
-            )
-        return TmuxState(tmux.source, tuple(out))
+            started = self._start(p)
+            looked = PaneState(p.id, p.seat, p.agent, state, p.foreground, started, route, native)
+            out.append(figures(looked, panes))
+        return TmuxState(tmux.source, tuple(out), config_refused=self.config.refused)
+
+    def _figures(self, tmux: Tmux) -> Callable[[PaneState, list[Pane]], PaneState]:
+        """What adds an agent pane's task line and gauge, read afresh at this look from its agent
+        record and its client's file (`gauge/agents.py`); without a context, nothing."""
+        if self.ctx is None:
+            return lambda pane, _: pane
+        from hail.gauge.agents import Agents
+        from hail.transport.tmux import default_socket
+
+        agents = Agents(self.ctx.store, tmux.socket or default_socket(self.env), self.config.look())
+
+        def add(pane: PaneState, panes: list[Pane]) -> PaneState:
+            if pane.agent is None:
+                return pane
+            alike = sum(1 for q in panes if q.seat == pane.seat and q.agent == pane.agent)
+            found = agents.figures(pane.id, pane.seat or "", pane.agent, pane.started, alike)
+            return replace(pane, figures=found)
+
+        return add
 
     def _route(self, pane: Pane) -> tuple[str, bool | None]:
         """The agent's route from hail's own records (no screen), when watch has a context, and

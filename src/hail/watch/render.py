@@ -5,20 +5,28 @@ frame `--once` prints, and the JSON `--json` prints [docs/watch.md "--once and -
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from hail import ids
 from hail.context import Ctx
 from hail.output import age, emit, table
+from hail.seat_rows import (
+    COMPACTING,
+    NEAR,
+    SeatRow,
+    context_cell,
+    gauge_level,
+    row_json,
+    task_cell,
+)
 from hail.text import clip_value
 from hail.watch.follow import Watch, check_state
-from hail.watch.model import (
-    HEADLINE_CHARS,
-    FarSend,
-    SeatRow,
-    Snapshot,
-    WaitRow,
-)
+from hail.watch.model import HEADLINE_CHARS, FarSend, Snapshot, WaitRow
 from hail.watch.state import HoldState, MessageState
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hail.gauge.agents import AgentFigures
 
 #: How `--once` and the view clip a trouble line.
 TROUBLE_CHARS = 160
@@ -33,8 +41,14 @@ JSON_VERSION = 1
 # --- cells, shared by --once and the view ------------------------------------------------------
 
 
-SEAT_COLUMNS = ("SEAT", "AGENTS", "ROUTE", "STATE", "UNREAD", "HOOK", "HOLDS")
+SEAT_COLUMNS = ("SEAT", "AGENTS", "ROUTE", "STATE", "UNREAD", "HOOK", "HOLDS", "CONTEXT", "ON")
 MESSAGE_COLUMNS = ("TIME", "FROM → TO", "KIND", "HEADLINE", "RECEIPT", "THREAD")
+#: CONTEXT's column, which the view colours by how near its compaction point an agent is.
+CONTEXT_COLUMN = SEAT_COLUMNS.index("CONTEXT")
+#: How the view and `--once` clip a task line; `--json` has it whole.
+TASK_CHARS = 48
+#: The gauge's bar: this many cells, filled in proportion to the window in use.
+BAR_CELLS = 8
 
 
 def seat_cells(row: SeatRow, now: float) -> list[str]:
@@ -42,7 +56,35 @@ def seat_cells(row: SeatRow, now: float) -> list[str]:
     state = row.state if row.hooks == "live" else f"{row.state}, no hooks"
     hook = "-" if row.hooked is None else age(now - row.hooked)
     holds = " ".join(row.holds) or "-"
-    return [row.mailbox, agents, row.route, state, str(row.unread), hook, holds]
+    gauges = ", ".join(gauge_cell(p.figures) for p in row.agents) or "-"
+    return [
+        row.mailbox,
+        agents,
+        row.route,
+        state,
+        str(row.unread),
+        hook,
+        holds,
+        gauges,
+        task_cell(row, TASK_CHARS),
+    ]
+
+
+def level(row: SeatRow) -> str:
+    """How near its compaction point the row's nearest agent is (`seat_rows.gauge_level`)."""
+    levels = {gauge_level(p.figures) for p in row.agents}
+    return next((lv for lv in (COMPACTING, NEAR) if lv in levels), "")
+
+
+def gauge_cell(figures: AgentFigures) -> str:
+    """An agent's gauge: a bar of the window in use and `46k 18%` (`seat_rows.context_cell`); the
+    figures alone when the share is unknown, `-` when the context is."""
+    shown = context_cell(figures)
+    percent = figures.gauge.percent() if figures.gauge is not None else None
+    if percent is None:
+        return shown
+    filled = min(BAR_CELLS, round(percent / 100 * BAR_CELLS))
+    return "█" * filled + "░" * (BAR_CELLS - filled) + " " + shown
 
 
 def message_cells(m: MessageState, headline_chars: int = HEADLINE_CHARS) -> list[str]:
@@ -159,6 +201,14 @@ def frame(snap: Snapshot) -> list[str]:
         lines += ["  " + line for line in table(rows)]
     else:
         lines.append("  (none)")
+    for far in snap.far_seats:
+        seen = age(snap.now - far.seen)
+        lines += [
+            "",
+            f"SEATS ON {far.host} ({len(far.rows)}; as hail seats @{far.host} saw them {seen} ago)",
+        ]
+        rows = [list(SEAT_COLUMNS)] + [seat_cells(r, snap.now) for r in far.rows]
+        lines += ["  " + line for line in table(rows)] if far.rows else ["  (none)"]
     shown = len(snap.messages)
     lines += ["", f"MESSAGES ({shown} of {snap.state.total}, newest first, times UTC)"]
     if snap.messages:
@@ -171,6 +221,14 @@ def frame(snap: Snapshot) -> list[str]:
     lines += ["", f"TROUBLE ({len(snap.trouble)})"]
     lines += ["  " + line for line in trouble_lines(snap)]
     return lines
+
+
+def far_rows(snap: Snapshot) -> tuple[SeatRow, ...]:
+    """Other machines' rows as the view lists them beside this one's: each named as it is
+    addressed (`<seat>@<host>`, `<seat>@%N@<host>`), with no pane to bring up here."""
+    return tuple(
+        replace(r, mailbox=f"{r.mailbox}@{f.host}", jump="") for f in snap.far_seats for r in f.rows
+    )
 
 
 def far_lines(far: tuple[FarSend, ...]) -> list[str]:
@@ -192,7 +250,7 @@ def to_json(snap: Snapshot) -> dict[str, object]:
         "time": ids.iso(snap.now),
         "only": snap.only or None,
         "tmux": tmux,
-        "seats": [_seat_json(r) for r in snap.seats],
+        "seats": [row_json(r) for r in snap.seats],
         "messages": [_message_json(m) for m in snap.messages],
         "messages_total": snap.state.total,
         "open_asks": [m.id for m in snap.asks],
@@ -214,29 +272,15 @@ def to_json(snap: Snapshot) -> dict[str, object]:
             }
             for m in snap.far
         ],
+        "far_seats": [
+            {"host": f.host, "seen": ids.iso(f.seen), "seats": [row_json(r) for r in f.rows]}
+            for f in snap.far_seats
+        ],
     }
 
 
 def _iso(t: float | None) -> str | None:
     return ids.iso(t) if t else None
-
-
-def _seat_json(r: SeatRow) -> dict[str, object]:
-    return {
-        "mailbox": r.mailbox,
-        "seat": r.seat,
-        "agents": [{"pane": p.id, "agent": p.agent, "state": p.state} for p in r.agents],
-        "panes": list(r.panes),
-        "jump": r.jump or None,
-        "route": r.route,
-        "state": r.state,
-        "hooks": r.hooks,
-        "unread": r.unread,
-        "last_hook": _iso(r.hooked),
-        "holds": list(r.holds),
-        "root": r.root,
-        "root_gone": r.root_gone,
-    }
 
 
 def _wait_json(w: WaitRow) -> dict[str, object]:

@@ -51,6 +51,18 @@ def tmux_server(env: Mapping[str, str]) -> str:
     return env.get("HAIL_SOCKET", "") or env.get("TMUX", "").split(",", 1)[0]
 
 
+def socket_id(path: str) -> tuple[int, int] | None:
+    """A tmux server's socket by device and inode (one server, however its path is spelled);
+    None when `path` is no socket."""
+    import stat
+
+    try:
+        st = os.stat(path) if path else None
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino) if st is not None and stat.S_ISSOCK(st.st_mode) else None
+
+
 def number(text: str) -> int:
     """A record's pid field; 0 for anything that is not plain digits."""
     return int(text) if text.isascii() and text.isdigit() else 0

@@ -6,8 +6,7 @@ library. Otherwise it surveys tmux as before.
 
 from __future__ import annotations
 
-import os
-
+from hail.store.presence.base import socket_id
 from hail.transport.resolve import Recipient
 from hail.transport.routes import registry
 
@@ -30,16 +29,6 @@ def server_socket(env: Mapping[str, str]) -> str:
     return env.get("HAIL_SOCKET", "") or env.get("TMUX", "").split(",", 1)[0] or default_socket(env)
 
 
-def _socket_id(path: str) -> tuple[int, int] | None:
-    import stat
-
-    try:
-        st = os.stat(path) if path else None
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino) if st is not None and stat.S_ISSOCK(st.st_mode) else None
-
-
 class Records:
     """hail's presence records as one send reads them, and the tmux server the send talks to, told
     by its socket's device and inode."""
@@ -50,11 +39,11 @@ class Records:
         self.procs: Processes = ctx.procs()
         self.store: Store = ctx.store
         self.home = ctx.home
-        self.server = _socket_id(server_socket(ctx.env))
+        self.server = socket_id(server_socket(ctx.env))
 
     def holds(self, socket: str) -> bool:
         """A record's server is this one (a record of another server, or of none, is not)."""
-        return self.server is not None and _socket_id(socket) == self.server
+        return self.server is not None and socket_id(socket) == self.server
 
     def sessions(self, mailbox: str) -> list[Session] | None:
         """The running sessions every native route's records name for `mailbox`; None when one
