@@ -141,7 +141,7 @@ def agents_of(world: World, verb: str) -> list[Shown]:
 
 def shown_agent(world: World, agent: Agent, context: int) -> Shown:
     """The agent as `hail seats --json` and `hail watch --json` both show it, once they show the
-    last call's context (the two agree: one row builder)."""
+    last call's context and agree on every field (one row builder)."""
 
     def both() -> Shown | None:
         seen = [
@@ -151,8 +151,9 @@ def shown_agent(world: World, agent: Agent, context: int) -> Shown:
         shows = [a is not None and a["gauge"] and a["gauge"]["context"]["value"] for a in seen]
         if shows != [context, context]:
             return None
-        assert seen[0] == seen[1], seen
-        return seen[0]
+        # The two reads are moments apart: an agent finishing its turn in between shows busy in
+        # one and idle in the other. Read again until both agree; never agreeing fails below.
+        return seen[0] if seen[0] == seen[1] else None
 
     try:
         return eventually(both, "seats and watch show the last call's context", timeout=15)
