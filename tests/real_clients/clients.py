@@ -4,7 +4,7 @@ pane, and tell from the screen when they are ready.
 Versions are pinned in ``versions.json`` beside this file (bump them there).
 ``HAIL_REAL_CLIENTS_LATEST=1`` resolves ``@latest`` with ``npm view`` instead, for a drift job.
 Claude Code and Codex are installed together in ``<repo>/.cache/real-clients/<claude>_<codex>/``,
-Gemini CLI and opencode each in ``<repo>/.cache/real-clients/<name>-<version>/``; every client's
+Gemini CLI, opencode, Qwen Code and Copilot CLI each in ``<repo>/.cache/real-clients/<name>-<version>/``; every client's
 executable is linked into that first install's bin directory, the one the tests put on PATH.
 """
 
@@ -31,9 +31,16 @@ CLAUDE_PKG = "@anthropic-ai/claude-code"
 CODEX_PKG = "@openai/codex"
 GEMINI_PKG = "@google/gemini-cli"
 OPENCODE_PKG = "opencode-ai"
-CLIENTS = ("claude", "codex", "gemini", "opencode")
+QWEN_PKG = "@qwen-code/qwen-code"
+COPILOT_PKG = "@github/copilot"
+CLIENTS = ("claude", "codex", "gemini", "opencode", "qwen", "copilot")
 #: Installed on their own, each beside the Claude Code and Codex install: name, package.
-OWN_INSTALLS = (("gemini", GEMINI_PKG), ("opencode", OPENCODE_PKG))
+OWN_INSTALLS = (
+    ("gemini", GEMINI_PKG),
+    ("opencode", OPENCODE_PKG),
+    ("qwen", QWEN_PKG),
+    ("copilot", COPILOT_PKG),
+)
 #: What each client calls the events hail hooks (opencode: the probe plugin uses hail's names).
 EVENT_NAMES = {
     "gemini": {
