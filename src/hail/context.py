@@ -96,11 +96,13 @@ class Ctx:
         self.born = time.time()
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> Ctx:
+    def from_env(cls, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Ctx:
+        """The context of this process; `cwd` names the directory it acts for when that is not
+        its own (a hook of a harness that runs its hooks elsewhere: `PayloadFields.cwd`)."""
         env = os.environ if env is None else env
         return cls(
             env=env,
-            cwd=_cwd(),
+            cwd=_cwd() if cwd is None else cwd,
             home=env.get("HOME") or None,
             store=Store(state_root(env)),
             pane=env.get("TMUX_PANE", ""),

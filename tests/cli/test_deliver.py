@@ -563,7 +563,7 @@ def _mend_cur(cur: Path, how: str) -> None:
 def test_a_hook_failing_before_it_has_a_context_logs_in_the_state_root_of_its_environment(
     verb: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def fail(env: Mapping[str, str] | None = None) -> Ctx:
+    def fail(env: Mapping[str, str] | None = None, cwd: str | None = None) -> Ctx:
         raise RuntimeError("no context today")
 
     monkeypatch.setattr(Ctx, "from_env", fail)
@@ -705,15 +705,17 @@ def _fast_world(world: World) -> None:
 
 
 def run_fast_verb(
-    world: World, python_args: list[str], args: tuple[str, ...]
+    world: World, python_args: list[str], args: tuple[str, ...], stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """A fast verb of the installed script in `_fast_world`, run by `python <python_args>`."""
+    """A fast verb of the installed script in `_fast_world`, run by `python <python_args>`, with
+    `stdin` as its payload (none: /dev/null)."""
     _fast_world(world)
     return subprocess.run(
         [sys.executable, *python_args, hail_bin(), *args],
         cwd=world.root / "worker",
         env=world.env,
-        stdin=subprocess.DEVNULL,
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
         capture_output=True,
         text=True,
         check=False,
@@ -956,10 +958,20 @@ def harness_modules(proc: subprocess.CompletedProcess[str]) -> set[str]:
 def test_a_hook_loads_only_its_own_harness(world: World, harness: str, event: str) -> None:
     """Each harness's hook imports that harness's module and no other's (`harnesses/registry`)."""
     proc = run_fast_verb(
-        world, ["-X", "importtime"], ("deliver", "--format", harness, "--event", event)
+        world,
+        ["-X", "importtime"],
+        ("deliver", "--format", harness, "--event", event),
+        stdin=session_payload(world, harness),
     )
     assert proc.returncode == 0 and "a body" in proc.stdout, proc  # the hook went all the way
     assert harness_modules(proc) == {"registry", "base", harness}
+
+
+def session_payload(world: World, harness: str) -> str | None:
+    """A payload naming the session's directory, for a harness whose hooks take their seat from
+    it (Copilot CLI); None for the others."""
+    key = registry.get(harness).payload.cwd
+    return json.dumps({key: str(world.root / "worker")}) if key else None
 
 
 def test_gemini_s_session_start_brief_loads_only_gemini(world: World) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hail import policy
 from hail.context import Ctx
 from hail.harnesses import registry
-from hail.harnesses.base import HOOK_JSON
+from hail.harnesses.base import PLAIN
 from hail.hooks import protocol
 from hail.store.maildir import Claims, claim_within_budget, not_yours
 
@@ -26,6 +26,10 @@ def deliver(fmt: str | None, event: str) -> int:
     if protocol.stdout_reaches_nobody():
         return 0
     payload = read_payload(fmt, event)
+    if event == "PreToolUse":
+        from hail.hooks.allow import answer
+
+        return answer(fmt, payload.data)  # a permission question, never mail
     if payload.from_subagent():
         return 0  # its context is thrown away: nothing is claimed or marked
     run = _Run(fmt, event, payload)
@@ -104,7 +108,10 @@ class _Run:
 
     def prepare(self) -> str:
         """What to print, its messages claimed; "" when there is nothing to print."""
-        ctx = self.ctx = Ctx.from_env()
+        where = protocol.session_dir(self.fmt, self.payload.data)
+        if where == "":
+            return ""  # hooks run elsewhere, and this payload did not say where its session is
+        ctx = self.ctx = Ctx.from_env(cwd=where)
         seat = ctx.seat()
         if seat is None:
             return ""
@@ -148,8 +155,13 @@ class _Run:
         from hail.hooks.stop import StopGuard, started
 
         first = ctx.store.mailbox(self.mailboxes[0])
+        fields = registry.get(self.fmt).payload if self.fmt is not None else None
         self.guard = StopGuard(
-            first.path, self.payload.data, started=started(ctx.procs()), by_hand=ctx.in_tool_call
+            first.path,
+            self.payload.data,
+            started=started(ctx.procs()),
+            by_hand=ctx.in_tool_call,
+            keys=fields,
         )
         if self.fmt is not None:
             # Before looking for mail: a send that files after this look sees the mark and
@@ -162,9 +174,9 @@ class _Run:
         """The text as the harness reads it: a Stop's block, hook JSON, or plain by hand and for
         opencode, whose plugin adds the text itself [docs/hooks.md "opencode"]."""
         output = registry.get(self.fmt).output if self.fmt is not None else None
-        if self.guard is not None and output in (None, HOOK_JSON):
+        if self.guard is not None and output != PLAIN:
             return protocol.stop_json(text)
-        if output != HOOK_JSON:
+        if output is None or output == PLAIN:
             return text
         return protocol.hook_json(self.event, text, self.fmt)
 

@@ -198,13 +198,16 @@ def _typed(lines: list[Line]) -> str:
 
 
 def _between_rules(lines: list[Line], h: Harness) -> Verdict | None:
-    """Claude Code's composer: the last `❯`+NBSP line, up to the rule below it; the footer after."""
+    """Claude Code's and Copilot CLI's composer: the last prompt line just below a rule, up to the
+    rule below it; the footer after. Only the composer sits just below a rule: history lines that
+    open with the same glyph (Claude Code's `❯ text`) do not."""
     prompt, empty = h.screen.prompt, h.screen.extra["empty"][0]
     at = next(
         (
             i
-            for i in range(len(lines) - 1, -1, -1)
-            if lines[i].text.startswith(prompt) or lines[i].text.rstrip() == empty
+            for i in range(len(lines) - 1, 0, -1)
+            if (lines[i].text.startswith(prompt) or lines[i].text.rstrip() == empty)
+            and lines[i - 1].text.startswith(RULE)
         ),
         None,
     )
