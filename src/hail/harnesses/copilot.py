@@ -50,9 +50,10 @@ HARNESS = Harness(
             "No, and tell Copilot what to do differently",
             "Confirm folder trust",
         ),
-        # Its footer while a turn runs: `◎ Working` during a model call, `◉ Working · 79 B` in
-        # a tool.
-        busy=("◎ Working", "◉ Working"),
+        # Its footer while a turn runs, after a glyph that cycles through `◉ ● ◎ ○`:
+        # `Working esc esc edit prompt` during a model call, `Working · 79 B esc esc interrupt`
+        # in a tool.
+        busy=("Working esc esc", "esc esc interrupt"),
         extra={"empty": ("❯",)},
     ),
     # hail's own file among the user's hooks files, in `$COPILOT_HOME`, else in `~/.copilot`.
