@@ -89,6 +89,9 @@ def test_agent_stop_blocks_with_the_body_and_caps_the_sessions_streak(repo: Worl
     # The streak is the session's (`sessionId`), counted as Claude Code's is.
     streak = repo.state / "seats" / "worker" / "stops" / SESSION
     assert streak.read_text().startswith("1 ")
+    # Only agentStop names the events file the gauge reads: the agent record takes it there.
+    record = (repo.state / "presence" / f"agent-{SESSION}").read_text()
+    assert "agent: copilot\n" in record and "file: /nonexistent/events.jsonl\n" in record
     going_on = payload(repo, "agentStop", "repo/worker").replace("false", "true")
     for n in (2, 3):
         repo.send("worker", "ask", f"more {n}", body=f"MORE-{n}")

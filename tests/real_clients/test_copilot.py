@@ -23,6 +23,7 @@ from .evidence import delivery_tokens, envelope, eventually, first_delivery, sub
 from .fake_http import request_text
 from .test_busy import assert_nothing_typed, hold_a_turn, send_while_busy
 from .test_conversations import reply_wakes_the_asker
+from .test_gauge import shown_agent
 from .world import World
 
 
@@ -70,6 +71,11 @@ def test_an_idle_copilot_is_woken_by_its_envelope_and_seats_names_it(repo_world:
     agent.wait_stops(1)
     assert len(delivery_tokens(fake, sent.id)) == 1, "delivered exactly once"
     assert world.hail(["sent", sent.id]).out.startswith("injected ")
+    # Its gauge: the last call's prompt from its events file, named by agentStop's payload.
+    last = fake.turns()[-1]["usage"]["context"]
+    shown = shown_agent(world, agent, last)
+    assert shown["agent"] == "copilot" and shown["gauge"]["window"]["value"] == 128_000
+    assert shown["task"] == headline, "the task line: the headline that woke it"
     # Its hooks ran in the git root, and took the seat of the pane's directory all the same.
     (call,) = [c for c in agent.hook_calls("UserPromptSubmit") if sent.id in str(c["payload"])]
     assert isinstance(call["payload"], dict) and call["payload"]["cwd"] == str(world.seat["worker"])

@@ -116,6 +116,9 @@ class _Run:
         if seat is None:
             return ""
         self._open(ctx, seat)
+        if self.fmt is not None and self.event == "Stop" and not ctx.in_tool_call:
+            # Some harnesses name the session's file only here (Copilot CLI's agentStop).
+            _note_agent(ctx, self.fmt, self.mailboxes[0], self.payload.data, None)
         if self.event == "Stop" and not self._stop_may_block(ctx):
             return ""  # the turn ends; the mail waits for the next prompt or tool call
         for name in self.mailboxes:
@@ -236,12 +239,13 @@ def _note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes
         protocol.log_error(ctx.store, "deliver", exc)
 
 
-def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims) -> None:
-    """Record what the agent is on and where its figures are (`store/presence/agent.py`): the
-    prompt's task line, else the headline of the first message this hook delivers (a wake's prompt
-    says nothing of its task) [docs/gauge.md "The agent record"]; a failure is logged, and the mail
-    is delivered as before."""
-    delivered = claims.taken[0].msg.headline if claims.taken else ""
+def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims | None) -> None:
+    """Record what the agent is on and where its figures are (`store/presence/agent.py`): on a
+    prompt (`claims` given) the prompt's task line, else the headline of the first message this
+    hook delivers (a wake's prompt says nothing of its task); at a turn's end (no `claims`) only
+    the file and model its payload names [docs/gauge.md "The agent record"]; a failure is logged,
+    and the mail is delivered as before."""
+    delivered = claims.taken[0].msg.headline if claims and claims.taken else ""
     try:
         from hail.store.presence.agent import note
 
@@ -251,7 +255,7 @@ def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims
             registry.get(fmt),
             mailbox,
             lambda key: protocol.string_of(payload, key),
-            prompt=protocol.prompt_of(payload) or "",
+            prompt=None if claims is None else protocol.prompt_of(payload) or "",
             delivered=delivered,
         )
     except Exception as exc:
