@@ -35,6 +35,10 @@ HARNESS = Harness(
     },
     brief_as_hook_json=True,
     first_hook_at_prompt=True,
+    silent_fix=(
+        "hail setup, then restart it (Copilot CLI reads hooks files as it starts and runs the first"
+        " at its first prompt)"
+    ),
     next_step="a new session picks it up",
     receive_help=(
         "Copilot CLI also runs deliver on preToolUse, only to allow hail's own plain `hail …`"
