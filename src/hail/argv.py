@@ -112,7 +112,7 @@ _SEND_USAGE = (
 )
 KINDS_WORDS = "ask fyi announce hold release"
 #: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads
-#: (PreToolUse only answers a permission question: `hooks/allow.py`).
+#: (mail on the first three; PreToolUse only answers a permission question: `hooks/allow.py`).
 DELIVER_FORMATS = registry.NAMES
 DELIVER_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop", "PreToolUse")
 #: `listen --format`: the harnesses whose waiter hook hail runs (Claude Code's asyncRewake).

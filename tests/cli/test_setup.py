@@ -262,6 +262,7 @@ def test_setup_then_check_is_clean_and_a_second_yes_changes_no_byte(sw: World) -
         f"ok    Codex: hail's rule current in {sw.rules}\n"
         f"skip  Gemini CLI: {sw.home / '.gemini'} not installed\n"
         f"skip  opencode: {sw.home / '.config' / 'opencode'} not installed\n"
+        f"skip  Copilot CLI: {sw.home / '.copilot'} not installed\n"
     )
     before = snapshot(sw.claude.parent, sw.codex.parent)
     r = sw.run("--yes")
@@ -338,6 +339,7 @@ def test_missing_harness_directories_are_skipped(sw: World) -> None:
         f"skip  Codex: {sw.home / '.codex'} not installed",
         f"skip  Gemini CLI: {sw.home / '.gemini'} not installed",
         f"skip  opencode: {sw.home / '.config' / 'opencode'} not installed",
+        f"skip  Copilot CLI: {sw.home / '.copilot'} not installed",
         *TRAILER,
     ]
     assert not (sw.home / ".claude").exists()

@@ -41,8 +41,9 @@ HARNESS = Harness(
     ),
     next_step="a new session picks it up",
     receive_help=(
-        "Copilot CLI also runs deliver on preToolUse, only to allow hail's own plain `hail …`"
-        " command past its permission prompt."
+        "Copilot CLI runs the same as sessionStart, userPromptSubmitted, postToolUse and agentStop"
+        " with --format copilot,\nand deliver --event PreToolUse on preToolUse only to let a plain hail command past"
+        " its permission prompt."
     ),
     screen=Screen(
         # `❯` alone, or `❯ ` and a draft, in column 0 between two rules; history lines are
