@@ -72,13 +72,14 @@ class PayloadFields:
     are in (the gauge reads it, never the hook), of its model, of the session's directory, and of
     a tool call's tool; "" for a field its payloads never carry."""
 
-    __slots__ = ("cwd", "file", "model", "session", "shell", "tool")
+    __slots__ = ("cwd", "file", "file_event", "model", "session", "shell", "tool")
 
     def __init__(
         self,
         *,
         session: str = "",
         file: str = "",
+        file_event: str = "UserPromptSubmit",
         model: str = "",
         cwd: str = "",
         tool: str = "",
@@ -88,6 +89,10 @@ class PayloadFields:
         self.session = session
         #: The file the gauge reads (a transcript, a rollout, a session file, a plugin's record).
         self.file = file
+        #: The hail event whose payload names that file, where the agent record takes it: the
+        #: prompt's, unless only another's does (Copilot CLI's agentStop); a hook of another event
+        #: never loads the record.
+        self.file_event = file_event
         #: The model, where a payload names it (Claude Code's only at SessionStart).
         self.model = model
         #: The session's working directory, for a harness that runs its hooks in another one

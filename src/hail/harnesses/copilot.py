@@ -24,7 +24,12 @@ HARNESS = Harness(
     # camelCase events get camelCase payloads; only agentStop's names the transcript, which
     # carries each call's usage (the gauge finds it by the session instead).
     payload=PayloadFields(
-        session="sessionId", cwd="cwd", file="transcriptPath", tool="toolName", shell="bash"
+        session="sessionId",
+        cwd="cwd",
+        file="transcriptPath",
+        file_event="Stop",
+        tool="toolName",
+        shell="bash",
     ),
     event_names={
         "SessionStart": "sessionStart",

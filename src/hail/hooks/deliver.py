@@ -116,9 +116,8 @@ class _Run:
         if seat is None:
             return ""
         self._open(ctx, seat)
-        if self.fmt is not None and self.event == "Stop" and not ctx.in_tool_call:
-            # Some harnesses name the session's file only here (Copilot CLI's agentStop).
-            _note_agent(ctx, self.fmt, self.mailboxes[0], self.payload.data, None)
+        if self._names_the_file_alone(ctx):
+            _note_agent(ctx, self.fmt or "", self.mailboxes[0], self.payload.data, None)
         if self.event == "Stop" and not self._stop_may_block(ctx):
             return ""  # the turn ends; the mail waits for the next prompt or tool call
         for name in self.mailboxes:
@@ -152,6 +151,13 @@ class _Run:
             ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
         if harness is not None and not ctx.in_tool_call:
             _note_session(ctx, harness.route, self.mailboxes[0], self.event, self.payload.data)
+
+    def _names_the_file_alone(self, ctx: Ctx) -> bool:
+        """Whether this hook's payload, not the prompt's, names the session's file for the agent
+        record (Copilot CLI's agentStop): only then does a hook other than the prompt's load it."""
+        if self.fmt is None or self.event == "UserPromptSubmit" or ctx.in_tool_call:
+            return False
+        return registry.get(self.fmt).payload.file_event == self.event
 
     def _stop_may_block(self, ctx: Ctx) -> bool:
         """Whether this Stop may make the agent go on, its streak read (`hooks/stop.py`)."""
