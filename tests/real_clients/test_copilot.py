@@ -144,3 +144,17 @@ def test_its_reply_runs_past_the_permission_prompt_and_wakes_its_asker(world: Wo
     assert "Do you want to run this command?" not in copilot.screen()
     ran = [c for c in copilot.hook_calls("PostToolUse") if "FAKE-ANSWER" in str(c["payload"])]
     assert ran, "Copilot ran the model's hail command"
+
+
+def test_a_sub_seat_reaches_its_own_pane_of_a_shared_seat(world: World) -> None:
+    """Two Copilot CLIs in one seat: `worker@%N` types into pane %N alone, and that pane's hook
+    (its own TMUX_PANE) delivers the sub-seat's mail."""
+    first = world.start("copilot")
+    second = world.start("copilot")
+    sent = world.send(f"worker@{second.pane}", "a question for this pane", "BODY-COPILOT-SUB")
+    assert sent.rc == 0, sent
+    turn = eventually(lambda: first_delivery(world.chat, sent.id), "the body reached the model")
+    assert "BODY-COPILOT-SUB" in request_text(turn)
+    assert any(sent.id in p for p in second.prompts()), "typed into its own pane"
+    assert not any(sent.id in p for p in first.prompts()), "not into the other"
+    assert world.hail(["sent", sent.id]).out.startswith("injected ")
