@@ -48,9 +48,12 @@ def in_tool_call(env: Mapping[str, str]) -> bool:
     as a hook its harness ran [docs/conversations.md "Person prompts"].
 
     Codex exports CODEX_THREAD_ID and CODEX_SESSION_ID to every command its model runs and to no
-    hook; Claude Code sets CLAUDECODE=1 for both, and CLAUDE_PROJECT_DIR for hooks only.
+    hook, Copilot CLI COPILOT_AGENT_SESSION_ID; Claude Code sets CLAUDECODE=1 for both, and
+    CLAUDE_PROJECT_DIR for hooks only.
     """
     if env.get("CODEX_THREAD_ID") or env.get("CODEX_SESSION_ID"):
+        return True
+    if env.get("COPILOT_AGENT_SESSION_ID"):
         return True
     return bool(env.get("CLAUDECODE")) and not env.get("CLAUDE_PROJECT_DIR")
 
