@@ -64,7 +64,8 @@ HARNESS = Harness(
         # `Working esc esc edit prompt` during a model call, `Working · 79 B esc esc interrupt`
         # in a tool.
         busy=("Working esc esc", "esc esc interrupt"),
-        extra={"empty": ("❯",)},
+        # Its input line sits just below a rule; a Claude Code history line `❯ text` does not.
+        extra={"empty": ("❯",), "above": ("─",)},
     ),
     # hail's own file among the user's hooks files, in `$COPILOT_HOME`, else in `~/.copilot`.
     configs=(

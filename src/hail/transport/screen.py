@@ -198,16 +198,18 @@ def _typed(lines: list[Line]) -> str:
 
 
 def _between_rules(lines: list[Line], h: Harness) -> Verdict | None:
-    """Claude Code's and Copilot CLI's composer: the last prompt line just below a rule, up to the
-    rule below it; the footer after. Only the composer sits just below a rule: history lines that
-    open with the same glyph (Claude Code's `❯ text`) do not."""
+    """Claude Code's and Copilot CLI's composer: the last prompt line, up to the rule below it; the
+    footer after. Where the screen names what sits just above its prompt line (`above`: Copilot
+    CLI's rule), only such a line counts: its prompt, `❯ `, also opens Claude Code's history lines,
+    which sit below no rule."""
     prompt, empty = h.screen.prompt, h.screen.extra["empty"][0]
+    above = h.screen.extra.get("above", ("",))[0]
     at = next(
         (
             i
-            for i in range(len(lines) - 1, 0, -1)
+            for i in range(len(lines) - 1, -1, -1)
             if (lines[i].text.startswith(prompt) or lines[i].text.rstrip() == empty)
-            and lines[i - 1].text.startswith(RULE)
+            and (not above or (i > 0 and lines[i - 1].text.startswith(above)))
         ),
         None,
     )
