@@ -203,13 +203,13 @@ def _between_rules(lines: list[Line], h: Harness) -> Verdict | None:
     CLI's rule), only such a line counts: its prompt, `❯ `, also opens Claude Code's history lines,
     which sit below no rule."""
     prompt, empty = h.screen.prompt, h.screen.extra["empty"][0]
-    above = h.screen.extra.get("above", ("",))[0]
+    ruled = h.screen.extra.get("above", ("",))[0]
     at = next(
         (
             i
             for i in range(len(lines) - 1, -1, -1)
             if (lines[i].text.startswith(prompt) or lines[i].text.rstrip() == empty)
-            and (not above or (i > 0 and lines[i - 1].text.startswith(above)))
+            and (not ruled or (i > 0 and lines[i - 1].text.startswith(ruled)))
         ),
         None,
     )
