@@ -6,14 +6,11 @@ answer that lets hail's own command past its permission prompt and nothing else.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from hail.message import render
-from hail.store.store import Store
 from tests.support.world import World
 
 SESSION = "11111111-2222-3333-4444-555555555555"
@@ -155,15 +152,8 @@ def test_pre_tool_use_says_nothing_of_another_tool_and_claims_no_mail(world: Wor
 def test_a_copilot_pane_reads_its_sub_seat_first(repo: World) -> None:
     """Its hooks keep the pane's TMUX_PANE and run in its own process: a pane of a shared seat has
     a sub-seat `<seat>@%N` of its own, as a Claude Code pane has."""
-    store = Store(str(repo.state))
-    for mailbox, msg_id, body in (
-        ("worker@%7", "1001T000000-0007", "THIS-PANE"),
-        ("worker@%9", "1001T000000-0009", "OTHER-PANE"),
-    ):
-        store.reserve_id(mailbox, 0)  # ids/ exists; the fixed id keeps the test readable
-        os.symlink(mailbox, os.path.join(store.ids, msg_id))
-        headers = {"from": "boss", "reply": "boss", "kind": "fyi", "id": msg_id, "ask": "h"}
-        store.mailbox(mailbox).post(msg_id, render(headers, body), inline=False)
+    repo.post("worker@%7", "1001T000000-0007", "THIS-PANE")
+    repo.post("worker@%9", "1001T000000-0009", "OTHER-PANE")
     stdin = payload(repo, "", "repo/worker", prompt="hi")
     proc = repo.run(
         "deliver", "--format", "copilot", cwd="repo", stdin=stdin, env={"TMUX_PANE": "%7"}

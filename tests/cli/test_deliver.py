@@ -26,7 +26,6 @@ from hail.context import Ctx
 from hail.harnesses import registry
 from hail.hooks.brief import brief_hook
 from hail.hooks.deliver import deliver
-from hail.message import render
 from hail.store.store import Store
 from tests.support.entry import hail_bin
 from tests.support.macos import not_on_macos
@@ -521,15 +520,8 @@ def test_only_an_installed_hook_marks_the_mailbox_hooked(world: World) -> None:
 
 def test_a_sub_seat_mailbox_is_read_first_except_under_codex(world: World) -> None:
     world.run("whoami", cwd="worker")
-    store = Store(str(world.state))
-    for mailbox, msg_id, body in (
-        ("worker@%7", "1001T000000-0007", "for the pane"),
-        ("worker", "1001T000001-0001", "for the seat"),
-    ):
-        store.reserve_id(mailbox, 0)  # ids/ exists; the fixed id keeps the test readable
-        os.symlink(mailbox, os.path.join(store.ids, msg_id))
-        headers = {"from": "boss", "reply": "boss", "kind": "fyi", "id": msg_id, "ask": "h"}
-        store.mailbox(mailbox).post(msg_id, render(headers, body), inline=False)
+    world.post("worker@%7", "1001T000000-0007", "for the pane")
+    world.post("worker", "1001T000001-0001", "for the seat")
     codex = world.run("deliver", "--format", "codex", cwd="worker", env={"TMUX_PANE": "%7"})
     text = context_of(codex)
     assert "for the seat" in text and "for the pane" not in text

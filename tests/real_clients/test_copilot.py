@@ -19,7 +19,7 @@ import pytest
 
 from hail.install.formats import copilot_hooks
 
-from .evidence import delivery_tokens, envelope, eventually, first_delivery, submitted_prompt
+from .evidence import delivery_tokens, eventually, first_delivery, typed_wake
 from .fake_http import request_text
 from .test_busy import assert_nothing_typed, hold_a_turn, send_while_busy
 from .test_conversations import reply_wakes_the_asker
@@ -54,30 +54,21 @@ def test_an_idle_copilot_is_woken_by_its_envelope_and_seats_names_it(repo_world:
     assert "copilot" in row and "idle" in row, seats
     headline = "please review the parser change before the merge"
     body = "BODY-COPILOT-1 the parser lives in src/parse.py\nsecond line of the body"
-
-    sent_at = time.time()
-    sent = world.send("worker", headline, body)
-
-    assert sent.rc == 0, sent
-    prompt = submitted_prompt(agent, sent.id)
-    assert prompt == envelope(sent.id, headline, sender=f"boss/{world.boss_pane}", with_body=True)
-    fake = world.chat
-    turn = eventually(lambda: first_delivery(fake, sent.id), "the framed body reached the model")
-    print(f"FIGURE idle copilot: {turn['t'] - sent_at:.2f} s from send to model")
-    text = request_text(turn)
-    assert f"id:{sent.id}]\nBODY-COPILOT-1 the parser lives in src/parse.py\n" in text
+    sent, text = typed_wake(world, agent, headline, body)
+    assert f"id:{sent}]\nBODY-COPILOT-1 the parser lives in src/parse.py\n" in text
     assert "<system_reminder>\nhail: 1 peer message" in text, "userPromptSubmitted's context"
     assert text.count(headline) == 1, "the headline reaches the model once, in the prompt"
     agent.wait_stops(1)
-    assert len(delivery_tokens(fake, sent.id)) == 1, "delivered exactly once"
-    assert world.hail(["sent", sent.id]).out.startswith("injected ")
+    fake = world.chat
+    assert len(delivery_tokens(fake, sent)) == 1, "delivered exactly once"
+    assert world.hail(["sent", sent]).out.startswith("injected ")
     # Its gauge: the last call's prompt from its events file, named by agentStop's payload.
     last = fake.turns()[-1]["usage"]["context"]
     shown = shown_agent(world, agent, last)
     assert shown["agent"] == "copilot" and shown["gauge"]["window"]["value"] == 128_000
     assert shown["task"] == headline, "the task line: the headline that woke it"
     # Its hooks ran in the git root, and took the seat of the pane's directory all the same.
-    (call,) = [c for c in agent.hook_calls("UserPromptSubmit") if sent.id in str(c["payload"])]
+    (call,) = [c for c in agent.hook_calls("UserPromptSubmit") if sent in str(c["payload"])]
     assert isinstance(call["payload"], dict) and call["payload"]["cwd"] == str(world.seat["worker"])
 
 
@@ -100,37 +91,32 @@ def test_a_persons_draft_stays_and_the_message_arrives_with_their_prompt(world: 
     assert len(delivery_tokens(world.chat, sent.id)) == 1
 
 
-def test_mail_reaches_a_busy_copilot_with_its_next_tool_result(world: World) -> None:
+@pytest.mark.parametrize(
+    ("prompt", "where", "stops"),
+    [
+        # The fake holds a reply that then calls `echo hi`: postToolUse appends the body to its
+        # result.
+        ("HOLD_TOOL then echo", "tool", 1),
+        # The fake holds a text reply: agentStop's block makes the body the next prompt.
+        ("HOLD_TEXT then answer", "turn-end", 2),
+    ],
+)
+def test_mail_reaches_a_busy_copilot_once_at_its_next_tool_or_turn_end(
+    world: World, prompt: str, where: str, stops: int
+) -> None:
     agent = world.start("copilot")
     fake = world.chat
-    hold_a_turn(world, agent, "HOLD_TOOL then echo")
-    message_id, sent_at = send_while_busy(
-        world, agent, "a question during your turn", "BODY-COPILOT-TOOL"
-    )
+    hold_a_turn(world, agent, prompt)
+    body = f"BODY-COPILOT-{where}"
+    message_id, sent_at = send_while_busy(world, agent, "a question during your turn", body)
     fake.release()
     turn = eventually(lambda: first_delivery(fake, message_id), "the body reached the model")
-    print(f"FIGURE tool copilot: {turn['t'] - sent_at:.2f} s from send to model (1 s held)")
-    assert turn["tool_result"] is not None and "BODY-COPILOT-TOOL" in turn["tool_result"], (
-        "postToolUse appended it to the tool's result"
-    )
-    agent.wait_stops(1)
-    assert len(delivery_tokens(fake, message_id)) == 1, "delivered exactly once"
-    assert world.hail(["sent", message_id]).out.startswith("injected ")
-
-
-def test_mail_at_turn_end_arrives_as_the_next_prompt(world: World) -> None:
-    agent = world.start("copilot")
-    fake = world.chat
-    hold_a_turn(world, agent, "HOLD_TEXT then answer")
-    message_id, sent_at = send_while_busy(
-        world, agent, "a question while you answer", "BODY-COPILOT-STOP"
-    )
-    fake.release()
-    turn = eventually(lambda: first_delivery(fake, message_id), "the body reached the model")
-    print(f"FIGURE turn-end copilot: {turn['t'] - sent_at:.2f} s from send to model")
-    assert "BODY-COPILOT-STOP" in turn["user_text"], "agentStop's reason is the next prompt"
-    assert turn["tool_result"] is None
-    agent.wait_stops(2)
+    print(f"FIGURE {where} copilot: {turn['t'] - sent_at:.2f} s from send to model (1 s held)")
+    if where == "tool":
+        assert turn["tool_result"] is not None and body in turn["tool_result"], "postToolUse"
+    else:
+        assert body in turn["user_text"] and turn["tool_result"] is None, "agentStop's reason"
+    agent.wait_stops(stops)
     assert len(delivery_tokens(fake, message_id)) == 1, "delivered exactly once"
     assert world.hail(["sent", message_id]).out.startswith("injected ")
 
