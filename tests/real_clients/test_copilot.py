@@ -23,6 +23,7 @@ from .evidence import delivery_tokens, eventually, first_delivery, typed_wake
 from .fake_http import request_text
 from .test_busy import assert_nothing_typed, hold_a_turn, send_while_busy
 from .test_conversations import reply_wakes_the_asker
+from .test_dialog import test_send_into_an_open_dialog_is_refused as dialog_case
 from .test_gauge import shown_agent
 from .world import World
 
@@ -144,3 +145,8 @@ def test_a_sub_seat_reaches_its_own_pane_of_a_shared_seat(world: World) -> None:
     assert any(sent.id in p for p in second.prompts()), "typed into its own pane"
     assert not any(sent.id in p for p in first.prompts()), "not into the other"
     assert world.hail(["sent", sent.id]).out.startswith("injected ")
+
+
+def test_a_send_to_a_copilot_asking_to_run_a_command_is_refused(world: World) -> None:
+    # Its permission dialog replaces the composer: typing there would answer it.
+    dialog_case(world, "copilot")
