@@ -184,6 +184,12 @@ TABLE: tuple[Verb, ...] = (
         lean=True,
     ),
     Verb(
+        "nudge",
+        "Send",
+        (("nudge <seat>", "wake a seat again for the mail that sits unread in it"),),
+        (Arg("target"),),
+    ),
+    Verb(
         "inbox",
         "Receive",
         (("inbox [--peek] [--all]", "print (and claim) my unread messages"),),

@@ -97,6 +97,10 @@ Receipts (inline: an announce, hold or release whose envelope was typed and subm
   hail sent <id>...                   unknown, delivered, or injected|read|inline <time> [replied <id>...]
   hail await <id>... [--timeout S] [--any]   wait until each id (or any) has a receipt; exit 1 on timeout
   hail await --reply <id>... [--timeout S]   wait for the replies to my asks and print them (hail help talk)
+
+Nudge: a seat whose mail sits unread (a send that exited 5) is woken again by its own route, for
+the oldest unread message; nothing is filed again. Exit 0 woken or typed, 4 a dialog, 5 not woken.
+  hail nudge worker
 """
 
 TALK = f"""\
@@ -303,6 +307,7 @@ TOPICS = {
 ALIASES = {
     "sent": "send",
     "await": "send",
+    "nudge": "send",
     "reply": "talk",
     "replies": "talk",
     "wait": "talk",

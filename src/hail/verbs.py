@@ -157,6 +157,12 @@ def _watch(call: Call) -> int:
     return app.run(_ctx(), call.text("seat"))
 
 
+def _nudge(call: Call) -> int:
+    from hail.commands.nudge import nudge
+
+    return nudge(_ctx(), call.text("target") or "")
+
+
 def _read(call: Call) -> int:
     from hail import policy
     from hail.commands import panes
@@ -246,6 +252,7 @@ RUNS: dict[str, Callable[[Call], int]] = {
     "send": _send,
     "sent": _sent,
     "await": _await,
+    "nudge": _nudge,
     "inbox": _inbox,
     "show": _show,
     "brief": _brief,

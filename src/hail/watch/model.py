@@ -6,8 +6,9 @@ The model behind the screen, and its two plain forms: `--once` (one frame as tex
 `Watch` looks again only when the sweep says something changed, or when the panes are due. The
 full-screen view (`watch/app.py`) draws the same rows; nothing here imports it.
 
-Read-only: watch never claims, types, edits or removes anything; only a jump (the view's Enter)
-changes which pane tmux shows.
+Read-only: looking never claims, types, edits or removes anything; only a jump (the view's Enter)
+changes which pane tmux shows. The person's actions are the view's (`watch/actions.py`,
+`watch/dialogs.py`), each on a key of its own.
 """
 
 from __future__ import annotations
