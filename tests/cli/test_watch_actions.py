@@ -1,0 +1,176 @@
+"""The person's actions in `hail watch`, driven by Textual's Pilot on a real state that the
+installed `hail` files into [docs/watch.md "Acting", "Answering a dialog"]: every action's key, its
+form or list, its question, and what its run left on the status line. No tmux here (HAIL_SOCKET
+points nowhere): a dialog answered from the view is sent on a scratch server in
+tests/scenarios/test_watch_dialogs.py."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static
+
+from hail.context import Ctx
+from hail.transport.dialog import dialog_of
+from hail.watch.app import WatchApp
+from hail.watch.dialogs import Waiting
+from hail.watch.forms import Confirm, DialogsPick, HoldsPick, WriteForm
+from tests.support.world import World
+
+SCREENS = Path(__file__).resolve().parents[1] / "data" / "screens"
+#: An action runs hail in a process of its own: its line shows well within this.
+DONE_WITHIN = 30.0
+
+
+async def _until(pilot: Pilot[None], check: Callable[[], bool], within: float = 5.0) -> bool:
+    deadline = time.monotonic() + within
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        await pilot.pause(0.05)
+    return True
+
+
+def _status(app: WatchApp) -> str:
+    return str(app.query_one("#status", Static).content)
+
+
+def _app(world: World) -> WatchApp:
+    app = WatchApp(Ctx.from_env(world.env), "")
+    app.looker.tick(time.time())
+    return app
+
+
+def _waiting(pane: str, seat: str, screen: str) -> Waiting:
+    lines = (SCREENS / screen).read_text().split("\n")
+    found = dialog_of(lines)
+    assert found is not None, screen
+    return Waiting(pane, seat, "claude", found)
+
+
+def test_nudge_wakes_a_seat_with_unread_mail_and_says_the_send_s_exit_status(world: World) -> None:
+    world.run("whoami", cwd="worker")
+    msg_id = world.send("worker", "ask", "Is the migration safe to run twice?")
+
+    async def drive() -> tuple[str, str]:
+        app = _app(world)
+        async with app.run_test(size=(200, 50)) as pilot:
+            await pilot.press("n")  # boss, the first row: nothing unread
+            nothing = _status(app)
+            await pilot.press("down", "n")
+            assert await _until(pilot, lambda: "exit" in _status(app), DONE_WITHIN)
+            said = _status(app)
+            await pilot.press("q")
+        return nothing, said
+
+    nothing, said = asyncio.run(drive())
+    assert "boss has no unread mail: nothing to nudge" in nothing
+    # No tmux answers: the wake that did not take is the send's exit 5, the message still unread.
+    assert f"nudge worker {msg_id} — exit 5 (in the inbox, not woken: do not resend)" in said
+    assert "delivered to worker's inbox; not typed" in said
+    assert (world.state / "seats" / "worker" / "new" / f"{msg_id}.md").exists()
+
+
+def test_the_form_says_what_is_missing_and_esc_drops_it(world: World) -> None:
+    world.run("whoami", cwd="worker")
+    msg_id = world.send("worker", "ask", "Which port?")
+
+    async def drive() -> list[str]:
+        seen = []
+        app = _app(world)
+        async with app.run_test(size=(200, 50)) as pilot:
+            await pilot.press("down", "w")  # write to the highlighted seat
+            form = app.screen
+            assert isinstance(form, WriteForm)
+            assert form.query_one("#to", Input).value == "worker"
+            await pilot.press("ctrl+s")  # no headline: nothing is sent
+            seen.append(str(form.query_one("#problem", Static).content))
+            await pilot.press("enter")  # Enter in a field sends nothing either
+            assert app.screen is form
+            await pilot.press("escape")
+            assert not isinstance(app.screen, WriteForm)
+            await pilot.press("tab", "r")  # reply to the highlighted message
+            reply = app.screen
+            assert isinstance(reply, WriteForm)
+            seen += [reply.query_one(f"#{f}", Input).value for f in ("to", "re")]
+            await pilot.press("escape")
+            await pilot.press("h")  # no hold in effect
+            seen.append(_status(app))
+            await pilot.press("q")
+        return seen
+
+    problem, to, re, holds = asyncio.run(drive())
+    assert problem == "headline: a message needs one"
+    assert (to, re) == ("boss", msg_id)
+    assert "no hold is in effect" in holds
+
+
+def test_the_dialogs_list_sends_only_an_offered_key_and_only_after_a_yes(world: World) -> None:
+    """Without tmux `d` finds no dialog; a list of dialogs (read from captured screens) takes only
+    the keys its highlighted dialog offers, asks first, and does nothing on n or Esc."""
+
+    async def drive() -> list[str]:
+        seen = []
+        app = _app(world)
+        async with app.run_test(size=(200, 50)) as pilot:
+            await pilot.press("d")
+            assert await _until(pilot, lambda: "dialog" in _status(app) or "tmux" in _status(app))
+            seen.append(_status(app))
+            found = [
+                _waiting("%7", "worker", "claude-dialog.ansi.txt"),
+                _waiting("%8", "boss", "gemini-dialog.ansi.txt"),
+            ]
+            for keys in (["9"], ["1", "n"], ["down", "x", "escape"], ["s", "y"]):
+                app.push_screen(DialogsPick(found), app._answer)
+                await pilot.pause()
+                await pilot.press(*keys)
+                await _until(pilot, lambda: not isinstance(app.screen, Confirm | DialogsPick))
+                seen.append(type(app.screen).__name__ + ": " + _status(app))
+                if isinstance(app.screen, DialogsPick):
+                    await pilot.press("escape")  # a list closes on Esc, sending nothing
+            await pilot.press("q")
+        return seen
+
+    nothing, no_9, no, esc, yes = asyncio.run(drive())
+    assert "no agent waits on a permission dialog" in nothing or "tmux" in nothing
+    assert no_9.startswith("DialogsPick"), "Claude Code's dialog offers no 9: the list stays"
+    assert no.endswith("nothing done") and esc.endswith("nothing done")
+    # A yes: the pane is captured again first; no tmux answers here, so nothing is sent.
+    assert "nothing sent to %7:" in yes and "HAIL_SOCKET" in yes
+
+
+def test_a_hold_is_released_from_its_list_only_after_a_yes(world: World) -> None:
+    """The holds list (h) releases the highlighted hold on x, after a yes; n does nothing."""
+    world.run("whoami", cwd="worker")
+    proc = world.run("worker", "hold", "--no-wake", "freeze the schema", cwd="boss")
+    assert proc.returncode == 5, proc.stderr
+    hold = proc.stdout.strip().removeprefix("id=")
+
+    async def drive() -> list[str]:
+        seen = []
+        app = _app(world)
+        async with app.run_test(size=(200, 50)) as pilot:
+            await pilot.press("h")
+            assert isinstance(app.screen, HoldsPick)
+            await pilot.press("x")
+            assert isinstance(app.screen, Confirm)
+            seen.append(app.screen.question)
+            await pilot.press("n")
+            seen.append(_status(app))
+            await pilot.press("h", "x", "y")
+            assert await _until(pilot, lambda: "exit" in _status(app), DONE_WITHIN)
+            seen.append(_status(app))
+            await pilot.press("q")
+        return seen
+
+    question, no, done = asyncio.run(drive())
+    assert question == f"release hold {hold} (boss → worker)?"
+    assert no.endswith("nothing done")
+    assert (world.state / "holds" / hold).exists() == (
+        "exit 0" not in done and "exit 5" not in done
+    )
+    assert "release to worker" in done, done
