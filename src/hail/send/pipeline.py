@@ -107,6 +107,12 @@ def file_and_wake(
     filed = post(ctx, who, to, letter, given_id=author.given_id, extra=thread.headers())
     pending = author.keeps_pending and letter.kind not in policy.CONTROL_KINDS and not quiet
     _say_filed(filed, after_filing(ctx, who, to, filed.id, letter, (thread.is_reply, pending)))
+    if to.person:  # never typed: told on their terminals
+        from hail.transport.person import tell
+
+        return Sent(
+            tell(ctx, tmux, f"hail: {letter.kind} from {who.from_}", letter.draft.headline), filed
+        )
     if quiet:
         note(quiet_note(to.mailbox))
         return Sent(0, filed)
