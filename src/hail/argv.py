@@ -16,6 +16,12 @@ from hail.harnesses import registry
 
 PARSER_TAIL = ". 'hail help' lists every command"
 
+#: The person's seat and every seat, as targets; neither can be a seat's name (`seat.RESERVED`).
+PERSON = "person"
+ALL = "all"
+#: The verbs `hail --as person <verb>` runs as the person: sending, reading and waiting.
+AS_PERSON_VERBS = ("send", "sent", "await", "inbox", "show", "brief", "whoami")
+
 #: Value rules: what an option's value must be, and how the refusal names it.
 TEXT, SECONDS, DAYS, LINES, OFFSET = "text", "seconds", "days", "lines", "offset"
 _RULE_WORDS = {
@@ -340,6 +346,27 @@ REMOVED["who"] = REMOVED["resolve"] = REMOVED["list"]
 REMOVED["hello"] = REMOVED["name"]
 
 _HELP_FLAGS = ("-h", "--help")
+
+
+def speaker(args: list[str]) -> tuple[list[str], bool]:
+    """The line without a leading `--as person`, and whether it was given [docs/seats.md "The
+    person"]. Only `person` may follow `--as`, and only first on the line."""
+    options = args[: args.index("--")] if "--" in args else args
+    given = [i for i, a in enumerate(options) if a == "--as" or a.startswith("--as=")]
+    if not given:
+        return args, False
+    if given != [0]:
+        raise UsageError(f"--as goes first: hail --as {PERSON} <verb> …{PARSER_TAIL}")
+    if args[0].startswith("--as="):
+        who, rest = args[0][len("--as=") :], args[1:]
+    else:
+        who, rest = (args[1] if len(args) > 1 else ""), args[2:]
+    if who != PERSON:
+        raise UsageError(
+            f"--as takes '{PERSON}', not '{who}': a seat is its directory, and only the person "
+            f"may be spoken for{PARSER_TAIL}"
+        )
+    return rest, True
 
 
 def early(args: list[str]) -> tuple[str, list[str]]:

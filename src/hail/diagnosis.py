@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hail import ids, policy
+from hail.argv import PERSON
 from hail.harnesses import registry
 from hail.output import age, tokens
 from hail.text import clip_value, printable_line
@@ -71,7 +72,10 @@ class Unread:
 
 
 def unseen(box: Unread, now: float) -> Trouble | None:
-    """Unread mail that no hook, agent or pane will pick up, and what makes it read."""
+    """Unread mail that no hook, agent or pane will pick up, and what makes it read. The person's
+    is none: they read it in `hail watch` (its `person` entry) and `hail --as person inbox`."""
+    if box.mailbox == PERSON:
+        return None
     where = box.root or "its directory"
     reasons = []
     if box.root_gone:

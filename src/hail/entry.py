@@ -94,7 +94,14 @@ def parse(args: list[str]) -> Run:
     Nothing is read or written before the run is called, so a bad line never waits on stdin.
     """
     # Arguments are bytes the shell passed: invalid UTF-8 is replaced, as it is on stdin.
-    verb, rest = argv.early([from_argv(arg) for arg in args])
+    words, as_person = argv.speaker([from_argv(arg) for arg in args])
+    verb, rest = argv.early(words)
+    if as_person and verb not in argv.AS_PERSON_VERBS and verb != "help":
+        from hail.errors import UsageError
+
+        raise UsageError(
+            f"--as {argv.PERSON} runs {', '.join(argv.AS_PERSON_VERBS)}, not {verb}{argv.PARSER_TAIL}"
+        )
     spec = argv.VERB[verb]
     if spec.lean:
         call = argv.parse(spec, rest)
@@ -102,6 +109,8 @@ def parse(args: list[str]) -> Run:
         from hail import cli
 
         call = cli.parse(verb, rest)
+    if as_person:
+        call.values["as_person"] = True
     from hail import verbs
 
     if verb == "send":

@@ -292,3 +292,11 @@ OPENCODE_COMPACT_RESERVE = 32_000
 COMPACT_SOON_TOKENS = 20_000
 #: `hail watch` colours a gauge once its context passes this share of the compaction point.
 GAUGE_NEAR_SHARE = 0.75
+
+# --- The person [docs/seats.md "The person"] --------------------------------------------------------
+#: How long tmux shows a message for the person on each attached client's message line: tmux's
+#: own `display-time` (750 ms) is gone before a person looking at another pane notices it.
+PERSON_MESSAGE_MILLIS = 15_000
+#: The longest a send waits on a desktop notifier (notify-send, osascript): each returns at once
+#: when its desktop answers; a notifier that hangs never holds the sender's tool call.
+NOTIFY_SECONDS = 2.0

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from hail.harnesses.base import Harness
 
 #: Every harness hail knows: each is a module of this package holding its `HARNESS` record.
@@ -35,3 +37,9 @@ def every() -> tuple[Harness, ...]:
 def by_script(script: str) -> Harness | None:
     """The harness a JavaScript runtime runs when it runs `script` (the last part of its path)."""
     return next((h for h in every() if script in h.scripts), None)
+
+
+def agent_commands(env: Mapping[str, str]) -> list[str]:
+    """HAIL_AGENT_COMMANDS as a list; unset or blank means the agents hail knows (`NAMES`)."""
+    names = [n.strip() for n in env.get("HAIL_AGENT_COMMANDS", "").split(",") if n.strip()]
+    return names or list(NAMES)

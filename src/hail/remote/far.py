@@ -94,8 +94,11 @@ def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answered:
         # Built again here, with this machine's rules and cap: another machine's word is checked.
         built = letter(send.written, send.body, ctx.cap)
         author = Peer(wire.address(seat, host), msg_id)
-        options = {"no_wake": send.no_wake, "no_submit": send.no_submit}
-        sent.append(pipeline.file_and_wake(ctx, author, to, built, **options))
+        sent.append(
+            pipeline.file_and_wake(
+                ctx, author, to, built, no_wake=send.no_wake, no_submit=send.no_submit
+            )
+        )
         return sent[0].code
 
     try:
