@@ -7,6 +7,9 @@ tests/scenarios/test_watch_dialogs.py."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,9 +22,11 @@ from hail.transport.dialog import dialog_of
 from hail.watch.app import WatchApp
 from hail.watch.dialogs import Waiting
 from hail.watch.forms import Confirm, DialogsPick, HoldsPick, WriteForm
+from tests.support.person import launch_as_person, without_agents
 from tests.support.world import World
 
-SCREENS = Path(__file__).resolve().parents[1] / "data" / "screens"
+REPO = Path(__file__).resolve().parents[2]
+SCREENS = REPO / "tests" / "data" / "screens"
 #: An action runs hail in a process of its own: its line shows well within this.
 DONE_WITHIN = 30.0
 
@@ -138,7 +143,7 @@ def test_the_dialogs_list_sends_only_an_offered_key_and_only_after_a_yes(world: 
     nothing, no_9, no, esc, yes = asyncio.run(drive())
     assert "no agent waits on a permission dialog" in nothing or "tmux" in nothing
     assert no_9.startswith("DialogsPick"), "Claude Code's dialog offers no 9: the list stays"
-    assert no.endswith("nothing done") and esc.endswith("nothing done")
+    assert no.startswith("Screen: nothing done") and esc.startswith("Screen: nothing done")
     # A yes: the pane is captured again first; no tmux answers here, so nothing is sent.
     assert "nothing sent to %7:" in yes and "HAIL_SOCKET" in yes
 
@@ -169,8 +174,47 @@ def test_a_hold_is_released_from_its_list_only_after_a_yes(world: World) -> None
 
     question, no, done = asyncio.run(drive())
     assert question == f"release hold {hold} (boss → worker)?"
-    assert no.endswith("nothing done")
+    assert no.startswith("nothing done")
     assert (world.state / "holds" / hold).exists() == (
         "exit 0" not in done and "exit 5" not in done
     )
     assert "release to worker" in done, done
+
+
+def test_the_person_writes_replies_broadcasts_a_hold_releases_it_and_reads_the_inbox(
+    world: World,
+) -> None:
+    """The view run as the person runs it (its own terminal, outside every agent), each action a
+    real `hail --as person` whose ids and exit status the status line shows."""
+    world.run("whoami", cwd="worker")
+    asked = world.run("person", "ask", "May I push main?", cwd="worker")
+    assert asked.returncode == 0, asked.stderr
+    ask = asked.stdout.strip().removeprefix("id=")
+    out = world.root / "said.json"
+    env = without_agents({**world.env, "PYTHONPATH": str(REPO)})
+    done = launch_as_person(
+        [sys.executable, "-m", "tests.cli.watch_person_drive", str(out), ask],
+        cwd=REPO,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = json.loads(out.read_text())
+
+    assert "person: 1 unread (i)" in said["title"]
+    # w: an ask to worker, signed by the person; not woken without tmux (exit 5).
+    (sent,) = re.findall(r"ask to worker (\S+) — exit 5 \(in the inbox", said["write"])
+    assert "from: person\n" in (world.state / "seats" / "worker" / "new" / f"{sent}.md").read_text()
+    # r: to the asker, --re its ask.
+    assert said["reply to"] == "worker"
+    (reply,) = re.findall(r"fyi to worker (\S+) — exit", said["reply"])
+    assert f"re: {ask}\n" in (world.state / "seats" / "worker" / "new" / f"{reply}.md").read_text()
+    # A broadcast hold: n sends nothing; y files one copy per seat but the person's.
+    assert said["hold, no"].startswith("nothing done")
+    assert said["hold question"] == "send hold to all: freeze main?"
+    assert "hold to all" in said["hold"] and " — exit " in said["hold"]
+    # Released from the list: no hold is left in effect.
+    assert "release to" in said["release"], said["release"]
+    assert not [p for p in (world.state / "holds").iterdir() if p.is_file()]
+    # i: the agent's ask, read; the title counts nothing unread any more.
+    assert "May I push main?" in said["inbox"]
+    assert "person: 0 unread (i)" in said["title after"]

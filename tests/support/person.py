@@ -56,19 +56,32 @@ def run_as_person(
     timeout: float = 60,
 ) -> subprocess.CompletedProcess[str]:
     """`hail <args>` at a terminal of its own, outside this process's tree; its status and output."""
+    return launch_as_person([hail_bin(), *args], cwd=cwd, env=env, stdin=stdin, timeout=timeout)
+
+
+def launch_as_person(
+    argv: list[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    stdin: str | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[str]:
+    """Any program as the person runs it (`hail watch`, which runs `hail --as person`), at a
+    terminal of its own, outside this process's tree; its status and output."""
     with tempfile.TemporaryDirectory(prefix="person") as tmp:
         out, err, rc, given = (Path(tmp) / n for n in ("out", "err", "rc", "stdin"))
         given.write_text(stdin or "")
         subprocess.run(
-            [sys.executable, "-c", _LAUNCH, *map(str, (out, err, rc, given)), hail_bin(), *args],
+            [sys.executable, "-c", _LAUNCH, *map(str, (out, err, rc, given)), *argv],
             cwd=cwd,
             env=dict(env),
             check=True,
             timeout=timeout,
         )
-        assert rc.exists(), f"no status from hail {args}: {err.read_text(errors='replace')}"
+        assert rc.exists(), f"no status from {argv}: {err.read_text(errors='replace')}"
         return subprocess.CompletedProcess(
-            [hail_bin(), *args],
+            argv,
             int(rc.read_text()),
             out.read_text(errors="replace"),
             err.read_text(errors="replace"),

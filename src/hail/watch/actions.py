@@ -13,16 +13,13 @@ import sys
 from dataclasses import dataclass
 
 from hail import policy
+from hail.argv import ALL, PERSON
 from hail.text import clip_value, printable_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-#: The person's own seat: the mailbox a send or reply from the view signs as, and is answered in.
-PERSON = "person"
-#: `all` as a target: a copy to every seat.
-EVERYONE = "all"
 #: What each exit status of a send says [docs/commands.md "Exit codes"].
 MEANINGS = {
     0: "done",
@@ -32,6 +29,7 @@ MEANINGS = {
     4: "the pane shows a permission dialog; nothing was written",
     5: "in the inbox, not woken: do not resend",
     6: "the wait would close a cycle",
+    7: "not the person: run hail watch from your own terminal, outside every agent",
 }
 #: A release's headline quotes the hold's, clipped to this.
 RELEASE_QUOTE_CHARS = 120
@@ -55,6 +53,10 @@ class Done:
         """One status line: what was done, the ids, the exit status's meaning and hail's last
         word on stderr (its error or its report), each one printable line."""
         ids = " ".join(self.ids())
+        # A broadcast's summary (`batch=… copies=…: …`) says how its copies fared.
+        batch = [x for x in self.out.splitlines() if x.startswith("batch=")]
+        if batch:
+            ids += f" ({printable_line(batch[-1])})"
         meaning = MEANINGS.get(self.code, "failed")
         said = [printable_line(x) for x in self.err.splitlines() if x.strip()]
         last = f": {clip_value(said[-1], 200)}" if said else ""
@@ -106,9 +108,9 @@ class Draft:
         return ["--as", PERSON, self.to, self.kind, *re, "--", self.headline, *body]
 
     def needs_confirming(self) -> bool:
-        """A copy to every seat, and a hold (a decision in effect until released), are confirmed
+        """A copy to every seat (`all`), and a hold (a decision in effect until released), are confirmed
         first."""
-        return self.to == EVERYONE or self.kind == "hold"
+        return self.to == ALL or self.kind == "hold"
 
     def summary(self) -> str:
         re = f" --re {self.re}" if self.re else ""

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from hail import seat_rows
+from hail.argv import PERSON
 from hail.context import Ctx
 from hail.errors import HailError, StateError
 from hail.output import shown
@@ -185,8 +186,9 @@ class WatchApp(App[None]):
 
     def _status(self) -> None:
         only = f"only {self.only} (a shows all) · " if self.only else ""
-        notice = f" · {self.notice}" if self.notice else ""
-        self._set("#status", f"{only}{keys.KEYS}{notice}")
+        # What the last action said comes first: the key list is clipped at the screen's edge.
+        notice = f"{self.notice} · " if self.notice else ""
+        self._set("#status", f"{only}{notice}{keys.KEYS}")
 
     def say(self, notice: str) -> None:
         self.notice = notice
@@ -374,7 +376,7 @@ class WatchApp(App[None]):
 
 def title(snap: model.Snapshot) -> str:
     """The view's title line: `--once`'s, and the person's unread mail."""
-    box = next((b for b in snap.state.mailboxes if b.name == actions.PERSON), None)
+    box = next((b for b in snap.state.mailboxes if b.name == PERSON), None)
     unread = len(box.unread) if box is not None else 0
     return f"{render.title(snap)} — person: {unread} unread (i)"
 
