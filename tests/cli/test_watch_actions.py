@@ -114,6 +114,37 @@ def test_the_form_says_what_is_missing_and_esc_drops_it(world: World) -> None:
     assert "no hold is in effect" in holds
 
 
+def test_no_move_acts(world: World) -> None:
+    """watch is safe to leave open: the moves (arrows, j, k, Tab, PgUp, PgDn, Esc, Enter on a row)
+    open no form or list and run nothing, with unread mail, a hold and a message to act on."""
+    world.run("whoami", cwd="worker")
+    world.send("worker", "ask", "Which port?")
+    proc = world.run("worker", "hold", "--no-wake", "freeze the schema", cwd="boss")
+    assert proc.returncode == 5, proc.stderr
+    before = sorted(p.name for p in world.state.rglob("*"))
+
+    async def drive() -> list[str]:
+        seen = []
+        app = _app(world)
+        async with app.run_test(size=(200, 50)) as pilot:
+            await pilot.pause()
+            moves = ["down", "up", "j", "k", "pagedown", "pageup", "tab", "enter", "escape"]
+            for key in moves * 2:
+                await pilot.press(key)
+                if app.screen is not app.screen_stack[0]:
+                    await pilot.press("escape")  # Enter opened the message: a page, no action
+                seen.append(type(app.screen).__name__)
+            await pilot.pause(0.5)
+            seen.append(str(app.query_one("#status", Static).content))
+            await pilot.press("q")
+        return seen
+
+    seen = asyncio.run(drive())
+    assert set(seen[:-1]) == {"Screen"}, seen
+    assert " — exit " not in seen[-1]
+    assert sorted(p.name for p in world.state.rglob("*")) == before, "nothing was written"
+
+
 def test_the_dialogs_list_sends_only_an_offered_key_and_only_after_a_yes(world: World) -> None:
     """Without tmux `d` finds no dialog; a list of dialogs (read from captured screens) takes only
     the keys its highlighted dialog offers, asks first, and does nothing on n or Esc."""
@@ -159,6 +190,8 @@ def test_a_hold_is_released_from_its_list_only_after_a_yes(world: World) -> None
         seen = []
         app = _app(world)
         async with app.run_test(size=(200, 50)) as pilot:
+            await pilot.press("h", "escape")  # the list closes, releasing nothing
+            assert not isinstance(app.screen, HoldsPick)
             await pilot.press("h")
             assert isinstance(app.screen, HoldsPick)
             await pilot.press("x")
