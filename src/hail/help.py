@@ -202,6 +202,14 @@ A Codex pane cannot be addressed apart: give it its own jj workspace.
                        waits (a crossing one flagged), holds, and trouble with its fix. Read-only.
                        Keys: arrows, Tab, Enter (jump to the pane, open a message), f, a, ?, q
   hail watch --once    one frame as text;  hail watch --json  the same state as JSON
+
+The person running the agents has the seat person; all is every other seat. Neither can name a
+directory's seat.
+  hail person ask '<question>'     ask the person: filed in their inbox, shown on tmux's
+                                   message line and the desktop, never typed (exit 0)
+  hail all announce '<headline>'   a copy for every other seat, each its own id; worst exit code
+  hail --as person inbox           the person reads their mail at a terminal (exit 7 in an agent)
+  hail --as person api fyi --re <id> 'GO: push it'   and answers
 """
 
 PANES = f"""\

@@ -174,3 +174,26 @@ def test_seat_rows_another_machine_forges_are_shown_clean_or_left_out(
     rows, dropped = rows_from_text(json.dumps([forged, {"mailbox": 5}, good]), 0.0)
     assert dropped == 1 and len(rows) == 2
     assert "\x1b" not in rows[0].mailbox and rows[1].mailbox == good["mailbox"]
+
+
+def test_the_person_of_another_machine_is_asked_and_answers(machines: Machines) -> None:
+    """`person@far` [docs/seats.md "The person"]: filed in far's person's inbox (exit 0, the far
+    side's note says where they see it); far's person answers with `--as person` from a terminal,
+    and the asker gets the reply signed `person@far`."""
+    from tests.support.person import run_as_person, without_agents
+
+    near, far = machines["near"], machines["far"]
+    sent = near.run("person@far", "ask", "deploy tonight?")
+    assert sent.returncode == 0, sent.stderr
+    ask_id = id_of(sent.stdout)
+    assert filed(far, "person") == [f"{ask_id}.md"]
+    assert "hail: far: filed for the person: they see it in hail watch" in sent.stderr
+    env = {k: v for k, v in without_agents(far.env).items() if k != "HAIL_AGENT_COMMANDS"}
+    reply = run_as_person(
+        "--as", "person", "boss@near", "fyi", "--re", ask_id, "GO", cwd=far.root, env=env
+    )
+    assert reply.returncode == 5, reply  # filed near; no agent there to wake
+    got = near.run("await", "--reply", ask_id, "--timeout", "5")
+    assert got.returncode == 0, got.stderr
+    assert f"fyi from:person@far id:{id_of(reply.stdout)} re:{ask_id}] GO" in got.stdout
+    assert "from:person is your user's seat" in got.stdout
