@@ -115,6 +115,8 @@ def _problem(draft: Draft) -> str:
         return "headline: a message needs one"
     if draft.kind == "release" and not draft.re:
         return "--re: a release names the hold it lifts"
+    if draft.kind in policy.CONTROL_KINDS and draft.body.strip():
+        return f"body: a {draft.kind} has none; it is complete in its headline"
     return ""
 
 
