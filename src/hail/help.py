@@ -199,8 +199,11 @@ A Codex pane cannot be addressed apart: give it its own jj workspace.
 
   hail watch [seat]    a full-screen, live view for a person: seats (agents, route, state,
                        unread, last hook, holds), messages with receipts and replies, open asks,
-                       waits (a crossing one flagged), holds, and trouble with its fix. Read-only.
-                       Keys: arrows, Tab, Enter (jump to the pane, open a message), f, a, ?, q
+                       waits (a crossing one flagged), holds, and trouble with its fix.
+                       Keys: arrows, Tab, Enter (jump to the pane, open a message), f, a, ?, q.
+                       It acts as the person, each on a key of its own (? lists them): w write,
+                       r reply, h release a hold, n nudge, i the person's inbox, d answer an
+                       agent's permission dialog (sent only while that dialog is still shown)
   hail watch --once    one frame as text;  hail watch --json  the same state as JSON
 
 The person running the agents has the seat person; all is every other seat. Neither can name a
