@@ -126,8 +126,8 @@ class Pick(ModalScreen[object]):
 
     DEFAULT_CSS = f"""
     Pick {{ align: center middle; }}
-    Pick > Vertical {{ {_BOX} }}
-    Pick OptionList {{ height: auto; max-height: 80%; }}
+    Pick > Vertical {{ {_BOX} height: 90%; }}
+    Pick OptionList {{ height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }}
     """
 
     def __init__(self, heading: str, items: list[tuple[object, Text]], hint: str) -> None:
@@ -196,4 +196,6 @@ class DialogsPick(Pick):
 
 def _dialog_text(w: Waiting) -> Text:
     offers = " ".join(KEY_WORDS.get(k, k) for k in w.dialog.keys)
-    return Text("\n".join([f"{w.heading()} — offers {offers}", *w.dialog.text, ""]))
+    # One screen line a line: a rule as wide as the agent's pane is cut, never wrapped.
+    text = "\n".join([f"{w.heading()} — offers {offers}", *w.dialog.text, ""])
+    return Text(text, no_wrap=True, overflow="ellipsis")
