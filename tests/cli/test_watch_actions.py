@@ -234,6 +234,7 @@ def test_the_person_writes_replies_broadcasts_a_hold_releases_it_and_reads_the_i
     said = json.loads(out.read_text())
 
     assert "person: 1 unread (i)" in said["title"]
+    assert said["nudge person"].startswith("the person's mail is never typed: i reads it")
     # w: an ask to worker, signed by the person; not woken without tmux (exit 5).
     (sent,) = re.findall(r"ask to worker (\S+) — exit 5 \(in the inbox", said["write"])
     assert "from: person\n" in (world.state / "seats" / "worker" / "new" / f"{sent}.md").read_text()

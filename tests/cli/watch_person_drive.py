@@ -37,6 +37,11 @@ def _status(app: WatchApp) -> str:
     return str(app.query_one("#status", Static).content)
 
 
+def _to_seat(app: WatchApp, name: str) -> None:
+    seats = app.query_one("#seats", DataTable)
+    seats.move_cursor(row=[str(k.value) for k in seats.rows].index(name))
+
+
 def _fill(app: WatchApp, fields: dict[str, str]) -> None:
     form = app.screen
     assert isinstance(form, WriteForm)
@@ -65,8 +70,13 @@ async def drive(ctx: Ctx, ask: str) -> dict[str, str]:
     async with app.run_test(size=(200, 50)) as pilot:
         await pilot.pause()
         said["title"] = str(app.query_one("#title", Static).content)
-        # w on worker (the seats are sorted: boss, person, worker).
-        await pilot.press("down", "down", "w")
+        # n on the person's row: never typed, nothing to wake.
+        _to_seat(app, "person")
+        await pilot.press("n")
+        said["nudge person"] = _status(app)
+        # w on worker.
+        _to_seat(app, "worker")
+        await pilot.press("w")
         said["write"] = await _write(pilot, app, {"kind": "ask", "headline": "Is main green?"})
         # r on the agent's ask to the person.
         await pilot.press("tab")

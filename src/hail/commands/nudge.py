@@ -14,9 +14,10 @@ rest.
 from __future__ import annotations
 
 from hail import envelope
+from hail.argv import ALL
 from hail.errors import StateError
 from hail.output import emit, flush, note
-from hail.seat import parse_target
+from hail.seat import is_persons, parse_target
 from hail.text import printable_line
 from hail.transport import resolve
 from hail.transport.routes.decision import Hands, Wake, look_first, native_first
@@ -30,6 +31,13 @@ if TYPE_CHECKING:
 def nudge(ctx: Ctx, target: str) -> int:
     """Wake `target`'s seat again for its oldest unread message: 0 when woken, typed or queued
     (or nothing was unread), 4 on a dialog, 5 when nothing could wake it."""
+    if target == ALL:
+        raise StateError(f"{target}: nudge wakes one seat at a time; hail seats lists them")
+    if is_persons(target):
+        raise StateError(
+            f"{target}: the person's mail is never typed, so there is nothing to wake (hail watch"
+            " shows it, hail --as person inbox reads it)"
+        )
     addr = parse_target(target)
     if addr.host:
         raise StateError(f"{target}: nudge wakes a seat of this machine; hail seats lists them")

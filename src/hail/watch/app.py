@@ -329,6 +329,9 @@ class WatchApp(App[None]):
         if row is None or self.snap is None or row not in self.snap.seats:
             self.say("nudge wakes a seat of this machine: highlight one")
             return
+        if row.seat == PERSON:
+            self.say("the person's mail is never typed: i reads it")
+            return
         if not row.unread:
             self.say(f"{row.mailbox} has no unread mail: nothing to nudge")
             return
