@@ -105,6 +105,9 @@ def test_a_dialog_is_answered_from_the_view_and_a_changed_one_is_left_alone(scen
         app.looker.tick(time.time())
         async with app.run_test(size=(200, 50)) as pilot:
             assert await _until(pilot, lambda: _states(app) == ["dialog", "dialog"]), _states(app)
+            assert app.snap is not None
+            waiting = sorted(t.seat for t in app.snap.trouble if t.kind == "dialog")
+            assert waiting == ["boss", "worker"], "each shows as trouble, with d as its fix"
 
             # Claude Code's dialog: option 1, after a yes. Its text is the screen's.
             shown = await _pick(pilot, app, claude.pane, "1", "y")

@@ -22,6 +22,7 @@ from hail.seat_rows import Box, PaneRow, SeatRow
 from hail.store.conversation import seat_of_mailbox
 from hail.store.waits import blocking_path
 from hail.text import clip_value
+from hail.transport.screen import DIALOG
 from hail.watch.panes import TYPED, PaneState, TmuxState
 from hail.watch.state import HoldState, MessageState, StateView, WaitState
 
@@ -215,6 +216,11 @@ def _trouble(
     agents = [(agent_of(p), hooked.get(p.seat)) for p in panes if p.agent and p.seat]
     out += [t for a, h in agents if (t := diagnosis.silent(a, h, now)) is not None]
     out += [t for a, h in agents if (t := diagnosis.missing_waiter(a, h, now)) is not None]
+    out += [
+        diagnosis.waits_on_dialog(p.id, p.seat or "", p.agent)
+        for p in panes
+        if p.agent and p.state == DIALOG
+    ]
     return tuple(out)
 
 
