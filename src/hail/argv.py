@@ -113,7 +113,7 @@ _SEND_USAGE = (
 KINDS_WORDS = "ask fyi announce hold release"
 #: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads.
 DELIVER_FORMATS = registry.NAMES
-DELIVER_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
+DELIVER_EVENTS = registry.DELIVERED_EVENTS
 #: `listen --format`: the harnesses whose waiter hook hail runs (Claude Code's asyncRewake).
 LISTEN_FORMATS = registry.LISTENING
 

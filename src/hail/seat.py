@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import os
 
-from hail.argv import REMOVED, VERBS
 from hail.errors import SeatError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
-
-#: Verbs and removed spellings can never name a seat: `hail <name> …` would run the verb.
-RESERVED = frozenset((*VERBS, *REMOVED))
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
@@ -29,8 +25,12 @@ def is_plain_name(name: str) -> bool:
 
 
 def is_seat_name(name: str) -> bool:
-    """A plain name that is not a hail verb or removed spelling."""
-    return is_plain_name(name) and name not in RESERVED
+    """A plain name that is not a hail verb or removed spelling: `hail <name> …` would run the
+    verb. The verb table is imported here, not with this module: the hook path reads seats and
+    never needs it unless a seat marker names one."""
+    from hail.argv import REMOVED, VERBS
+
+    return is_plain_name(name) and name not in VERBS and name not in REMOVED
 
 
 def is_host_name(text: str) -> bool:
