@@ -11,10 +11,10 @@ with the worst of the copies' codes, in the order of `WORST`.
 from __future__ import annotations
 
 from hail import ids
-from hail.argv import PERSON
 from hail.errors import HailError, StateError
 from hail.letter import Letter
 from hail.output import emit, note
+from hail.reserved import PERSON
 from hail.store import records
 
 TYPE_CHECKING = False
