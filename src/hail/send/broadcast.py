@@ -67,13 +67,14 @@ def broadcast(
         plan = [(seat, letter.re) for seat in targets(ctx, sender)]
     if not plan:
         raise StateError("no other seat is known yet; hail seats lists the seats")
-    batch = ids.draw(ids.stamp(ctx.now()))
+    # Another machine's broadcast is its sender's id: its first copy is filed under it.
+    batch = author.given_id or ids.draw(ids.stamp(ctx.now()))
     codes: list[int] = []
-    for seat, re in plan:
+    for n, (seat, re) in enumerate(plan):
         copy = Letter(letter.kind, letter.draft, re, letter.scope, letter.span, letter.span_text)
         try:
             sent = file_and_wake(
-                ctx, author, seat, copy, no_wake=no_wake, no_submit=no_submit, batch=batch
+                ctx, author.copy(n), seat, copy, no_wake=no_wake, no_submit=no_submit, batch=batch
             )
             codes.append(sent.code)
         except HailError as err:  # one seat's refusal stops no other copy
