@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from hail.errors import UsageError
 from hail.harnesses import registry
+from hail.reserved import PERSON
 
 PARSER_TAIL = ". 'hail help' lists every command"
 
-#: The person's seat and every seat, as targets; neither can be a seat's name (`seat.RESERVED`).
-PERSON = "person"
-ALL = "all"
 #: The verbs `hail --as person <verb>` runs as the person: sending, reading and waiting.
 AS_PERSON_VERBS = ("send", "sent", "await", "inbox", "show", "brief", "whoami")
 
@@ -119,7 +117,7 @@ _SEND_USAGE = (
 KINDS_WORDS = "ask fyi announce hold release"
 #: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads.
 DELIVER_FORMATS = registry.NAMES
-DELIVER_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
+DELIVER_EVENTS = registry.DELIVERED_EVENTS
 #: `listen --format`: the harnesses whose waiter hook hail runs (Claude Code's asyncRewake).
 LISTEN_FORMATS = registry.LISTENING
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hail import ids, policy
-from hail.argv import PERSON
 from hail.harnesses import registry
 from hail.output import age, tokens
+from hail.reserved import PERSON
 from hail.text import clip_value, printable_line
 
 

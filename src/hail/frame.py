@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 
 from hail import envelope, policy
-from hail.argv import PERSON
 from hail.message import Message
+from hail.reserved import PERSON, is_persons
 from hail.text import clip_value, visible
 
 TYPE_CHECKING = False
@@ -49,8 +49,7 @@ def texts_of(msg: Message) -> list[str]:
 def from_person(msg: Message) -> bool:
     """Whether the person's seat signed `msg`: here (`person`) or on another machine
     (`person@<host>`) [docs/seats.md "The person"]."""
-    sender = msg.get("reply") or msg.get("from")
-    return sender == PERSON or sender.startswith(PERSON + "@")
+    return is_persons(msg.get("reply") or msg.get("from"))
 
 
 def preamble(n: int, token: str, persons: int = 0) -> str:

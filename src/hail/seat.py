@@ -10,23 +10,15 @@ from __future__ import annotations
 
 import os
 
-from hail.argv import ALL, PERSON, REMOVED, VERBS
 from hail.errors import SeatError, UsageError
+from hail.reserved import ALL, PERSON
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-# `PERSON` (argv) is the person's seat [docs/seats.md "The person"]: a mailbox no directory names,
-# read and written only with `hail --as person`, and never typed into. `ALL` is every seat at once,
-# as a target: a broadcast [docs/commands.md "Broadcast"].
-
 #: The source of the person's seat, as `whoami` shows it.
 PERSON_SOURCE = "--as person"
-
-#: Verbs and removed spellings can never name a seat: `hail <name> …` would run the verb. Nor can
-#: `person` and `all`: a directory that named either would speak as the person or as every seat.
-RESERVED = frozenset((*VERBS, *REMOVED, PERSON, ALL))
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
@@ -37,8 +29,18 @@ def is_plain_name(name: str) -> bool:
 
 
 def is_seat_name(name: str) -> bool:
-    """A plain name that is not a hail verb or removed spelling."""
-    return is_plain_name(name) and name not in RESERVED
+    """A plain name that is not a hail verb or removed spelling (`hail <name> …` would run the
+    verb), nor `person` or `all` (a directory that named either would speak as the person or as
+    every seat). The verb table is imported here, not with this module: the hook path reads seats
+    and never needs it unless a seat marker names one."""
+    from hail.argv import REMOVED, VERBS
+
+    return (
+        is_plain_name(name)
+        and name not in VERBS
+        and name not in REMOVED
+        and name not in (PERSON, ALL)
+    )
 
 
 def is_host_name(text: str) -> bool:
@@ -89,12 +91,6 @@ class Seat:
 def person_seat(cwd: str) -> Seat:
     """The person's seat, for a process `--as person` was given to and allowed."""
     return Seat(PERSON, cwd, PERSON_SOURCE)
-
-
-def is_persons(address: str) -> bool:
-    """Whether a `from:` or `reply:` value names the person: here (`person`) or on another machine
-    (`person@<host>`)."""
-    return address == PERSON or address.startswith(PERSON + "@")
 
 
 def _marker(d: str) -> tuple[str, str] | None:

@@ -197,3 +197,25 @@ def test_the_person_of_another_machine_is_asked_and_answers(machines: Machines) 
     assert got.returncode == 0, got.stderr
     assert f"fyi from:person@far id:{id_of(reply.stdout)} re:{ask_id}] GO" in got.stdout
     assert "from:person is your user's seat" in got.stdout
+
+
+def test_all_at_a_host_broadcasts_there(machines: Machines) -> None:
+    """`all@far` [docs/commands.md "Broadcast"]: a copy for each of far's seats, the first under
+    the sender's id, each copy's line and the summary coming back as far's notes."""
+    near, far = machines["near"], machines["far"]
+    far.run("whoami", cwd="boss")
+    sent = near.run("all@far", "announce", "freeze main")
+    assert sent.returncode == 5, sent.stderr  # filed there; no agent there to wake
+    msg_id = id_of(sent.stdout)
+    lines = [line for line in sent.stderr.splitlines() if line.startswith("hail: far: id=")]
+    seats = sorted(line.rsplit(" to=", 1)[1] for line in lines)
+    assert seats == ["boss", "worker"], sent.stderr
+    assert f"hail: far: id={msg_id} to=boss" in sent.stderr
+    assert f"hail: far: batch={msg_id} copies=2:" in sent.stderr
+    for seat in seats:
+        (one,) = filed(far, seat)
+        text = (far.state / "seats" / seat / "new" / one).read_text()
+        assert "from: boss@near\n" in text and f"batch: {msg_id}\n" in text
+    assert near.run("sent", msg_id).stdout.strip() == "delivered"
+    again = near.run("all@far", "announce", "freeze main")
+    assert again.returncode == 5 and len(filed(far, "boss")) == 2  # a new broadcast, once each

@@ -118,3 +118,18 @@ def test_whoami_as_person_names_the_persons_seat(world: World) -> None:
     assert code == 0, err
     assert out.splitlines()[0] == "seat: person"
     assert "(--as person)" in out
+
+
+def test_a_reply_to_the_persons_ask_comes_back_to_the_persons_inbox(world: World) -> None:
+    world.run("whoami", cwd="api")  # a known seat
+    code, out, err = person(world, "--as", "person", "api", "ask", "Is the gate green?")
+    assert code == 5, err  # no tmux: filed for api, not woken
+    ask = id_of(out)
+    reply = world.run("person", "fyi", "--re", ask, "GO: green at 4f2c9e1", cwd="api")
+    assert reply.returncode == 0, reply.stderr  # filed for the person, typed nowhere
+    assert "filed for the person" in reply.stderr
+    code, out, err = person(world, "--as", "person", "await", "--reply", ask, "--timeout", "5")
+    assert code == 0, err
+    assert f"fyi from:api id:{id_of(reply.stdout)} re:{ask}] GO: green at 4f2c9e1" in out
+    code, out, _ = person(world, "--as", "person", "sent", ask)
+    assert f"replied {id_of(reply.stdout)}" in out

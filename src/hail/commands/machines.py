@@ -32,8 +32,8 @@ class Here(Machine):
     """This machine: the local commands."""
 
     def send(self, ctx: Ctx, args: SendArgs, letter: Letter, target: str) -> int:
-        from hail.argv import ALL
         from hail.commands.send import send
+        from hail.reserved import ALL
         from hail.send.authors import Local
 
         local = Local(ctx)

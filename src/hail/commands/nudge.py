@@ -14,10 +14,10 @@ rest.
 from __future__ import annotations
 
 from hail import envelope
-from hail.argv import ALL
 from hail.errors import StateError
 from hail.output import emit, flush, note
-from hail.seat import is_persons, parse_target
+from hail.reserved import ALL, is_persons
+from hail.seat import parse_target
 from hail.text import printable_line
 from hail.transport import resolve
 from hail.transport.routes.decision import Hands, Wake, look_first, native_first

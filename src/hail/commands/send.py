@@ -5,9 +5,9 @@ read, the letter filed by the pipeline (`send/pipeline.py`) as this directory's 
 
 from __future__ import annotations
 
-from hail.argv import ALL
 from hail.errors import UsageError
 from hail.letter import Written, check
+from hail.reserved import ALL
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

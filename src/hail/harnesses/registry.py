@@ -18,6 +18,9 @@ NAMES = ("claude", "codex", "gemini", "opencode")
 #: The harnesses hail's waiter (`hail listen --format <name>`) runs as a hook of: the verb table
 #: reads it with no record loaded (a test checks it against the hook table's `listen` rows).
 LISTENING = ("claude",)
+#: The events `hail deliver --event` reads, in the harnesses' shared (Claude Code's) names: the
+#: verb table and the hook line's own road (`entry.hook_call`) read them with no record loaded.
+DELIVERED_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
 
 
 def get(name: str) -> Harness:

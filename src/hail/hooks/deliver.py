@@ -149,7 +149,10 @@ class _Run:
 
         first = ctx.store.mailbox(self.mailboxes[0])
         self.guard = StopGuard(
-            first.path, self.payload.data, started=started(ctx.procs()), by_hand=ctx.in_tool_call
+            first.path,
+            self.payload.data,
+            started=lambda: started(ctx.procs()),
+            by_hand=ctx.in_tool_call,
         )
         if self.fmt is not None:
             # Before looking for mail: a send that files after this look sees the mark and

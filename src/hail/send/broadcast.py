@@ -1,5 +1,5 @@
 """A broadcast [docs/commands.md "Broadcast"]: `hail all <kind> …` files one copy of the letter for
-every seat with a mailbox but the sender's (and the person's), each through the one pipeline
+every seat with a mailbox or a live agent pane but the sender's (and the person's), each through the one pipeline
 (`send/pipeline.py`) with its own id and its own wake, all sharing a batch id in their headers
 and hold records. A release `--re` any copy of a broadcast hold, or its batch id, releases every
 copy still held, each with its own `re:`.
@@ -11,10 +11,10 @@ with the worst of the copies' codes, in the order of `WORST`.
 from __future__ import annotations
 
 from hail import ids
-from hail.argv import PERSON
 from hail.errors import HailError, StateError
 from hail.letter import Letter
 from hail.output import emit, note
+from hail.reserved import PERSON
 from hail.store import records
 
 TYPE_CHECKING = False
@@ -30,8 +30,15 @@ _OUTCOME = {0: "woken", 5: "in the inbox, not woken"}
 
 
 def targets(ctx: Ctx, sender: str) -> list[str]:
-    """Every seat with a mailbox, but the sender's and the person's (sub-seats: their seat's)."""
-    return [n for n in ctx.store.mailbox_names() if "@" not in n and n not in (PERSON, sender)]
+    """Every seat with a mailbox or a live agent pane, but the sender's and the person's (a
+    sub-seat is its seat's: the pipeline routes a shared seat)."""
+    from hail.transport.resolve import reach_or_none
+
+    names = {n for n in ctx.store.mailbox_names() if "@" not in n}
+    _, panes = reach_or_none(ctx)
+    if panes is not None:
+        names |= {p.seat for p in panes.panes if p.seat is not None and p.agent is not None}
+    return sorted(names - {PERSON, sender})
 
 
 def held_copies(ctx: Ctx, re_id: str) -> list[tuple[str, str]]:
@@ -59,14 +66,15 @@ def broadcast(
     else:
         plan = [(seat, letter.re) for seat in targets(ctx, sender)]
     if not plan:
-        raise StateError("no other seat has a mailbox yet; hail seats lists the seats")
-    batch = ids.draw(ids.stamp(ctx.now()))
+        raise StateError("no other seat is known yet; hail seats lists the seats")
+    # Another machine's broadcast is its sender's id: its first copy is filed under it.
+    batch = author.given_id or ids.draw(ids.stamp(ctx.now()))
     codes: list[int] = []
-    for seat, re in plan:
+    for n, (seat, re) in enumerate(plan):
         copy = Letter(letter.kind, letter.draft, re, letter.scope, letter.span, letter.span_text)
         try:
             sent = file_and_wake(
-                ctx, author, seat, copy, no_wake=no_wake, no_submit=no_submit, batch=batch
+                ctx, author.copy(n), seat, copy, no_wake=no_wake, no_submit=no_submit, batch=batch
             )
             codes.append(sent.code)
         except HailError as err:  # one seat's refusal stops no other copy

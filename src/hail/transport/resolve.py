@@ -10,9 +10,9 @@ targets here, so the two agree on every address form and say the same errors.
 from __future__ import annotations
 
 from hail import policy
-from hail.argv import PERSON
 from hail.context import Ctx
 from hail.errors import SeatError, StateError
+from hail.reserved import PERSON
 from hail.seat import Addr, Seat, find_seat, is_plain_name, parse_target
 from hail.transport.tmux import SocketError, Tmux, TmuxError
 

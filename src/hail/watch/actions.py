@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 
 from hail import policy
-from hail.argv import ALL, PERSON
+from hail.reserved import ALL, PERSON
 from hail.text import clip_value, printable_line
 
 TYPE_CHECKING = False

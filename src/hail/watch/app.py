@@ -25,10 +25,10 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from hail import seat_rows
-from hail.argv import PERSON
 from hail.context import Ctx
 from hail.errors import HailError, StateError
 from hail.output import shown
+from hail.reserved import PERSON
 from hail.seat_rows import SeatRow
 from hail.watch import actions, dialogs, keys, model, render
 from hail.watch.actions import Draft

@@ -8,9 +8,9 @@ import time
 from dataclasses import replace
 
 from hail import ids
-from hail.argv import PERSON
 from hail.context import Ctx
 from hail.output import age, emit, table
+from hail.reserved import PERSON
 from hail.seat_rows import (
     COMPACTING,
     NEAR,
