@@ -33,7 +33,6 @@ from hail.seat_rows import SeatRow
 from hail.watch import actions, dialogs, keys, model, render
 from hail.watch.actions import Draft
 from hail.watch.follow import Watch, check_state
-from hail.watch.forms import Confirm, DialogsPick, HoldsPick, WriteForm
 from hail.watch.page import Page
 from hail.watch.panes import jump
 from hail.watch.state import HoldState
@@ -275,7 +274,11 @@ class WatchApp(App[None]):
 
         self.run_worker(run(), group="act")
 
+    # The forms (Textual's inputs and text area) load at the first action, not at every start.
+
     def _then_confirm(self, question: str, work: Callable[[], None]) -> None:
+        from hail.watch.forms import Confirm
+
         def answered(yes: bool | None) -> None:
             if yes:
                 work()
@@ -298,11 +301,15 @@ class WatchApp(App[None]):
             go()
 
     def action_write(self) -> None:
+        from hail.watch.forms import WriteForm
+
         row = self._seat()
         to = row.mailbox if row is not None else ""
         self.push_screen(WriteForm(Draft(to, "fyi", "")), self._send)
 
     def action_reply(self) -> None:
+        from hail.watch.forms import WriteForm
+
         key = self._key_at(self.query_one("#messages", DataTable))
         found = next((m for m in self.snap.messages if m.id == key), None) if self.snap else None
         if found is None:
@@ -312,6 +319,8 @@ class WatchApp(App[None]):
         self.push_screen(WriteForm(Draft(to, "fyi", "", re=found.id)), self._send)
 
     def action_holds(self) -> None:
+        from hail.watch.forms import HoldsPick
+
         holds = self.snap.holds if self.snap is not None else ()
         if not holds:
             self.say("no hold is in effect")
@@ -351,6 +360,8 @@ class WatchApp(App[None]):
         self.run_worker(run(), group="act")
 
     def action_dialogs(self) -> None:
+        from hail.watch.forms import DialogsPick
+
         panes = self.snap.tmux.panes if self.snap is not None and self.snap.tmux else ()
         env = self.ctx.env
 
