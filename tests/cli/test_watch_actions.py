@@ -17,6 +17,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
+from hail import ids
 from hail.context import Ctx
 from hail.transport.dialog import dialog_of
 from hail.watch.app import WatchApp
@@ -245,7 +246,14 @@ def test_the_person_writes_replies_broadcasts_a_hold_releases_it_and_reads_the_i
     # A broadcast hold: n sends nothing; y files one copy per seat but the person's.
     assert said["hold, no"].startswith("nothing done")
     assert said["hold question"] == "send hold to all: freeze main?"
-    assert "hold to all" in said["hold"] and " — exit " in said["hold"]
+    (held,) = re.findall(r"hold to all (\S+) \(batch=", said["hold"])
+    until = re.findall(
+        r"^until: (\S+)$",
+        (world.state / "seats" / "worker" / "new" / f"{held}.md").read_text(),
+        re.M,
+    )
+    lasts = (ids.parse_iso(until[0]) or 0) - time.time()
+    assert 2 * 3600 - 120 < lasts <= 2 * 3600, "held for the form's --for, 2h"
     # Released from the list: no hold is left in effect.
     assert "release to" in said["release"], said["release"]
     assert not [p for p in (world.state / "holds").iterdir() if p.is_file()]

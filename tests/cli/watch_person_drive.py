@@ -87,7 +87,7 @@ async def drive(ctx: Ctx, ask: str) -> dict[str, str]:
         said["reply to"] = app.screen.query_one("#to", Input).value
         said["reply"] = await _write(pilot, app, {"headline": "GO: push it"})
         # A broadcast hold asks first: n sends nothing, y sends it.
-        fields = {"to": "all", "kind": "hold", "headline": "freeze main"}
+        fields = {"to": "all", "kind": "hold", "span": "2h", "headline": "freeze main"}
         await pilot.press("w")
         said["hold, no"] = await _write(pilot, app, fields, "n")
         await pilot.press("w")

@@ -100,10 +100,12 @@ class Draft:
     headline: str
     body: str = ""
     re: str = ""
+    span: str = ""  # a hold's `--for` (30m, 8h, 3d); "" for the default
 
     def argv(self) -> list[str]:
-        """`hail --as person <to> <kind> [--re ID] -- HEADLINE [BODY]`."""
+        """`hail --as person <to> <kind> [--re ID] [--for SPAN] -- HEADLINE [BODY]`."""
         re = ["--re", self.re] if self.re else []
+        re += ["--for", self.span] if self.span and self.kind == "hold" else []
         body = [self.body] if self.body.strip() else []
         return ["--as", PERSON, self.to, self.kind, *re, "--", self.headline, *body]
 

@@ -76,6 +76,8 @@ class WriteForm(ModalScreen[Draft | None]):
             yield Select([(k, k) for k in policy.KINDS], value=d.kind, allow_blank=False, id="kind")
             yield Label("--re (the id this answers; a release names its hold)")
             yield Input(d.re, id="re")
+            yield Label("--for (a hold: 30m, 8h, 3d; 8h when empty)")
+            yield Input(d.span, id="span")
             yield Label("headline")
             yield Input(d.headline, id="headline")
             yield Label("body (ask and fyi only)")
@@ -93,6 +95,7 @@ class WriteForm(ModalScreen[Draft | None]):
             headline=self.query_one("#headline", Input).value,
             body=self.query_one("#body", TextArea).text,
             re=self.query_one("#re", Input).value.strip(),
+            span=self.query_one("#span", Input).value.strip(),
         )
 
     def action_send(self) -> None:
