@@ -92,6 +92,7 @@ Exit codes
      or resend with --no-wake for the hooks to deliver it after the dialog
   5  in the inbox but not typed or not submitted: do not resend, it is delivered
   6  (--wait) not waiting: the seat you ask is waiting for your answer; answer it first
+  7  --as person refused: only the person speaks as the person (ask them: hail person ask …)
 
 Receipts (inline: an announce, hold or release whose envelope was typed and submitted)
   hail sent <id>...                   unknown, delivered, or injected|read|inline <time> [replied <id>...]

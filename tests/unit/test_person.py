@@ -100,3 +100,12 @@ def test_a_notifier_takes_texts_as_arguments_never_as_source() -> None:
 def test_notify_send_needs_a_desktop_session() -> None:
     assert NOTIFY_SEND.usable({"PATH": "/nonexistent"}) is None
     assert NOTIFY_SEND.usable({"PATH": "/usr/bin:/bin"}) is None  # no display, no session bus
+
+
+@pytest.mark.parametrize("harness", registry.NAMES)
+def test_every_harness_declares_the_variables_its_tool_calls_carry(harness: str) -> None:
+    """A harness without markers would let its tool calls pass the first check: each module says
+    what its client sets in the commands its model runs (docs/seats.md "Trust boundary")."""
+    markers = registry.get(harness).markers
+    assert markers, f"harnesses/{harness}.py declares no markers"
+    assert all(m.isupper() and m.replace("_", "").isalnum() for m in markers), markers
