@@ -33,3 +33,28 @@ def test_nudge_of_a_seat_with_nothing_unread_does_nothing(scene: Scene) -> None:
     assert nudged.out == ""
     assert "nothing unread in worker: nothing to wake it for" in nudged.err
     assert "[hail" not in scene.screen(scene.recv)
+
+
+def test_nudge_of_a_pane_showing_a_dialog_types_nothing(scene: Scene) -> None:
+    sent = scene.as_pane(scene.sender, "worker", "ask", "--no-wake", "Is the schema frozen?")
+    assert sent.rc == 5, sent.err
+    dialog = [
+        " Bash command",
+        " Do you want to proceed?",
+        " ❯ 1. Yes",
+        "   2. No",
+        "",
+        " Esc to cancel",
+    ]
+    scene.show_then_cat(scene.recv, scene.seat_dir("worker"), dialog)
+
+    nudged = scene.run("nudge", "worker", cwd=scene.root)
+
+    assert nudged.rc == 4, nudged.err
+    assert nudged.out == ""
+    assert (
+        f"error: {scene.recv} shows a permission dialog; nothing was typed. Answer it first"
+        " (hail watch: d), then nudge again" in nudged.err
+    )
+    assert "[hail" not in scene.screen(scene.recv)
+    assert scene.new_files("worker") == [f"{sent.id}.md"]

@@ -14,7 +14,7 @@ rest.
 from __future__ import annotations
 
 from hail import envelope
-from hail.errors import StateError
+from hail.errors import DialogError, StateError
 from hail.output import emit, flush, note
 from hail.reserved import ALL, is_persons
 from hail.seat import parse_target
@@ -50,7 +50,13 @@ def nudge(ctx: Ctx, target: str) -> int:
     msg_id, message = oldest
     session = native_first(ctx, tmux, to.wake, to.mailbox, True)
     hands = Hands()
-    verdict = None if session is not None else look_first(hands, tmux, to.wake)  # dialog: exit 4
+    try:
+        verdict = None if session is not None else look_first(hands, tmux, to.wake)
+    except DialogError:  # any text typed there would answer it
+        raise DialogError(
+            f"{to.wake.id if to.wake else target} shows a permission dialog; nothing was typed."
+            " Answer it first (hail watch: d), then nudge again"
+        ) from None
     emit(f"id={msg_id}")
     flush()
     kind = message.kind
