@@ -11,10 +11,8 @@ import json
 import re
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from hail import ids
@@ -24,25 +22,14 @@ from hail.watch.app import WatchApp
 from hail.watch.dialogs import Waiting
 from hail.watch.forms import Confirm, DialogsPick, HoldsPick, WriteForm
 from tests.support.person import launch_as_person, without_agents
+from tests.support.pilot import status as _status
+from tests.support.pilot import until as _until
 from tests.support.world import World
 
 REPO = Path(__file__).resolve().parents[2]
 SCREENS = REPO / "tests" / "data" / "screens"
 #: An action runs hail in a process of its own: its line shows well within this.
 DONE_WITHIN = 30.0
-
-
-async def _until(pilot: Pilot[None], check: Callable[[], bool], within: float = 5.0) -> bool:
-    deadline = time.monotonic() + within
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause(0.05)
-    return True
-
-
-def _status(app: WatchApp) -> str:
-    return str(app.query_one("#status", Static).content)
 
 
 def _app(world: World) -> WatchApp:

@@ -20,21 +20,22 @@ from hail.context import Ctx
 from hail.watch.app import WatchApp
 from hail.watch.forms import Confirm, HoldsPick, WriteForm
 from hail.watch.page import Page
+from tests.support.pilot import status as _status
+from tests.support.pilot import until
 
 #: An action runs hail in a process of its own; its line shows well within this.
 WITHIN = 20.0
 
 
 async def _until(pilot: Pilot[None], check: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + WITHIN
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the view never showed what was expected")
-        await pilot.pause(0.05)
+    if not await until(pilot, check, WITHIN):
+        raise TimeoutError(f"the view never showed what was expected: {_status(app_of(pilot))}")
 
 
-def _status(app: WatchApp) -> str:
-    return str(app.query_one("#status", Static).content)
+def app_of(pilot: Pilot[None]) -> WatchApp:
+    app = pilot.app
+    assert isinstance(app, WatchApp)
+    return app
 
 
 def _to_seat(app: WatchApp, name: str) -> None:

@@ -9,12 +9,10 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from textual.widgets import OptionList, Static
-
 from hail.context import Ctx
 from hail.watch.app import WatchApp
 from hail.watch.dialogs import Waiting
-from hail.watch.forms import Confirm, DialogsPick
+from tests.support.pilot import pick_dialog, status, until
 
 from .evidence import eventually
 from .test_dialog import DIALOG
@@ -35,14 +33,8 @@ def test_a_claude_code_dialog_is_answered_from_watch(world: World) -> None:
         app.looker.tick(time.time())
         async with app.run_test(size=(200, 50)) as pilot:
 
-            def status() -> str:
-                return str(app.query_one("#status", Static).content)
-
-            async def until(check: Callable[[], bool]) -> None:
-                deadline = time.monotonic() + WITHIN
-                while not check():
-                    assert time.monotonic() < deadline, status()
-                    await pilot.pause(0.1)
+            async def wait_for(check: Callable[[], bool]) -> None:
+                assert await until(pilot, check, WITHIN), status(app)
 
             def waits() -> bool:
                 tmux = app.snap.tmux if app.snap is not None else None
@@ -50,21 +42,13 @@ def test_a_claude_code_dialog_is_answered_from_watch(world: World) -> None:
                     p.id == agent.pane and p.state == "dialog" for p in tmux.panes
                 )
 
-            await until(waits)
-            await pilot.press("d")
-            await until(lambda: isinstance(app.screen, DialogsPick))
-            listed = app.screen
-            assert isinstance(listed, DialogsPick)
-            found = [w for w, _ in listed.items if isinstance(w, Waiting)]
-            at = next(i for i, w in enumerate(found) if w.pane == agent.pane)
-            listed.query_one("#items", OptionList).highlighted = at
-            await pilot.press("1")
-            assert isinstance(app.screen, Confirm)
+            await wait_for(waits)
+            shown = await pick_dialog(pilot, app, agent.pane, "1", WITHIN)
             await pilot.press("y")
-            await until(lambda: "sent 1" in status() or "nothing sent" in status())
-            said = status()
+            await wait_for(lambda: "sent 1" in status(app) or "nothing sent" in status(app))
+            said = status(app)
             await pilot.press("q")
-        return found[at], said
+        return shown, said
 
     shown, said = asyncio.run(drive())
     assert DIALOG["claude"] in shown.dialog.text, shown.dialog.text

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import OptionList, Static
 
 from hail.context import Ctx
 from hail.watch.app import WatchApp
 from hail.watch.dialogs import Waiting
-from hail.watch.forms import Confirm, DialogsPick
 from tests.scenarios.conftest import Scene, script_command
+from tests.support.pilot import pick_dialog, until
+from tests.support.pilot import status as _status
 from tests.support.procs import wait_until
 
 HERE = Path(__file__).resolve().parent
@@ -55,12 +55,7 @@ class Standin:
 
 
 async def _until(pilot: Pilot[None], check: Callable[[], bool]) -> bool:
-    deadline = time.monotonic() + WITHIN
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause(0.1)
-    return True
+    return await until(pilot, check, WITHIN)
 
 
 def _states(app: WatchApp) -> list[str]:
@@ -69,25 +64,11 @@ def _states(app: WatchApp) -> list[str]:
     return [p.state for p in tmux.panes if p.agent] if tmux is not None else []
 
 
-def _status(app: WatchApp) -> str:
-    return str(app.query_one("#status", Static).content)
-
-
 async def _pick(pilot: Pilot[None], app: WatchApp, pane: str, *keys: str) -> Waiting:
-    """Open the dialogs list, highlight `pane`'s dialog, press `keys` (a key and the answer to
-    its question)."""
-    app.notice = ""
-    await pilot.press("d")
-    assert await _until(pilot, lambda: isinstance(app.screen, DialogsPick)), _status(app)
-    listed = app.screen
-    assert isinstance(listed, DialogsPick)
-    found = [w for w, _ in listed.items if isinstance(w, Waiting)]
-    at = next(i for i, w in enumerate(found) if w.pane == pane)
-    listed.query_one("#items", OptionList).highlighted = at
-    await pilot.press(keys[0])
-    assert isinstance(app.screen, Confirm), _status(app)
+    """Pick `pane`'s dialog in the list, press a key and answer its question with the rest."""
+    shown = await pick_dialog(pilot, app, pane, keys[0], WITHIN)
     await pilot.press(*keys[1:])
-    return found[at]
+    return shown
 
 
 def test_a_dialog_is_answered_from_the_view_and_a_changed_one_is_left_alone(scene: Scene) -> None:
