@@ -24,6 +24,19 @@ _.action_help
 _.action_only
 _.action_all
 _.action_select
+_.action_write
+_.action_reply
+_.action_holds
+_.action_nudge
+_.action_inbox
+_.action_dialogs
+_.action_yes
+_.action_no
+_.action_send
+_.action_drop
+_.action_close
+_.action_release
+_.action_answer
 # json's C scanner reads its decoder's settings by name (transport/codex_daemon._Decoding).
 _.strict
 _.object_hook

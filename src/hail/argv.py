@@ -13,8 +13,12 @@ from __future__ import annotations
 
 from hail.errors import UsageError
 from hail.harnesses import registry
+from hail.reserved import PERSON
 
 PARSER_TAIL = ". 'hail help' lists every command"
+
+#: The verbs `hail --as person <verb>` runs as the person: sending, reading and waiting.
+AS_PERSON_VERBS = ("send", "sent", "await", "inbox", "show", "brief", "whoami")
 
 #: Value rules: what an option's value must be, and how the refusal names it.
 TEXT, SECONDS, DAYS, LINES, OFFSET = "text", "seconds", "days", "lines", "offset"
@@ -114,7 +118,7 @@ KINDS_WORDS = "ask fyi announce hold release"
 #: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads
 #: (mail on the first three; PreToolUse only answers a permission question: `hooks/allow.py`).
 DELIVER_FORMATS = registry.NAMES
-DELIVER_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop", "PreToolUse")
+DELIVER_EVENTS = registry.DELIVERED_EVENTS
 #: `listen --format`: the harnesses whose waiter hook hail runs (Claude Code's asyncRewake).
 LISTEN_FORMATS = registry.LISTENING
 
@@ -183,6 +187,12 @@ TABLE: tuple[Verb, ...] = (
         (Arg("ids", required=False, many=True),),
         (Opt("--timeout", SECONDS, "S"), Opt("--any"), Opt("--reply")),
         lean=True,
+    ),
+    Verb(
+        "nudge",
+        "Send",
+        (("nudge <seat>", "wake a seat again for the mail that sits unread in it"),),
+        (Arg("target"),),
     ),
     Verb(
         "inbox",
@@ -335,6 +345,27 @@ REMOVED["who"] = REMOVED["resolve"] = REMOVED["list"]
 REMOVED["hello"] = REMOVED["name"]
 
 _HELP_FLAGS = ("-h", "--help")
+
+
+def speaker(args: list[str]) -> tuple[list[str], bool]:
+    """The line without a leading `--as person`, and whether it was given [docs/seats.md "The
+    person"]. Only `person` may follow `--as`, and only first on the line."""
+    options = args[: args.index("--")] if "--" in args else args
+    given = [i for i, a in enumerate(options) if a == "--as" or a.startswith("--as=")]
+    if not given:
+        return args, False
+    if given != [0]:
+        raise UsageError(f"--as goes first: hail --as {PERSON} <verb> …{PARSER_TAIL}")
+    if args[0].startswith("--as="):
+        who, rest = args[0][len("--as=") :], args[1:]
+    else:
+        who, rest = (args[1] if len(args) > 1 else ""), args[2:]
+    if who != PERSON:
+        raise UsageError(
+            f"--as takes '{PERSON}', not '{who}': a seat is its directory, and only the person "
+            f"may be spoken for{PARSER_TAIL}"
+        )
+    return rest, True
 
 
 def early(args: list[str]) -> tuple[str, list[str]]:

@@ -11,7 +11,7 @@ import time
 
 from hail import policy
 from hail.errors import StateError
-from hail.seat import Seat, no_seat_error, seat_of
+from hail.seat import Seat, no_seat_error, person_seat, seat_of
 from hail.store.store import Store, state_root
 
 TYPE_CHECKING = False
@@ -63,6 +63,7 @@ class Ctx:
         "_procs",
         "_seat",
         "_seat_done",
+        "as_person",
         "born",
         "cap",
         "cwd",
@@ -83,6 +84,8 @@ class Ctx:
         pane: str,
         run_by_codex: bool,
         cap: int,
+        *,
+        as_person: bool = False,
     ) -> None:
         self.env = env
         self.cwd = cwd
@@ -92,6 +95,8 @@ class Ctx:
         self.run_by_codex = run_by_codex
         self.cap = cap
         self.in_tool_call = in_tool_call(env)
+        #: `hail --as person` was given and allowed: this process speaks as the person's seat.
+        self.as_person = as_person
         self._seat: Seat | None = None
         self._seat_done = False
         self._procs: Processes | None = None
@@ -99,9 +104,16 @@ class Ctx:
         self.born = time.time()
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Ctx:
+    def from_env(
+        cls,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        *,
+        as_person: bool = False,
+    ) -> Ctx:
         """The context of this process; `cwd` names the directory it acts for when that is not
-        its own (a hook of a harness that runs its hooks elsewhere: `PayloadFields.cwd`)."""
+        its own (a hook of a harness that runs its hooks elsewhere: `PayloadFields.cwd`);
+        `as_person` only once `person.require_person` allowed it."""
         env = os.environ if env is None else env
         return cls(
             env=env,
@@ -111,6 +123,7 @@ class Ctx:
             pane=env.get("TMUX_PANE", ""),
             run_by_codex=bool(env.get("CODEX_THREAD_ID") or env.get("CODEX_SESSION_ID")),
             cap=cap_from(env.get("HAIL_ENVELOPE_MAX")),
+            as_person=as_person,
         )
 
     def default_wait(self) -> float:
@@ -133,7 +146,10 @@ class Ctx:
     def seat(self) -> Seat | None:
         """The seat of the working directory (or HAIL_SEAT); raises on a bad name."""
         if not self._seat_done:
-            self._seat = seat_of(self.cwd, self.home, self.env)
+            # The person's seat only when asked for: no directory or variable gives it.
+            self._seat = (
+                person_seat(self.cwd) if self.as_person else seat_of(self.cwd, self.home, self.env)
+            )
             self._seat_done = True
         return self._seat
 
@@ -168,7 +184,7 @@ class Ctx:
         process run by Codex, or a hook of a harness with such a daemon (`--format codex`), reads
         only the seat [docs/seats.md "Shared directories and sub-seats"].
         """
-        sub = "" if shared_daemon else self.sub_seat(seat)
+        sub = "" if shared_daemon or seat.is_person else self.sub_seat(seat)
         if sub and self.store.mailbox(sub).exists():
             return [sub, seat.name]
         return [seat.name]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from hail import ids, policy
 from hail.harnesses import registry
 from hail.output import age, tokens
+from hail.reserved import PERSON
 from hail.text import clip_value, printable_line
 
 
@@ -22,7 +23,7 @@ class Trouble:
     """Something that keeps mail from being read, with the command that fixes it; `certain` when
     it surely needs fixing (doctor says FIX), not only perhaps (a note)."""
 
-    kind: str  # trust, unread, late, hook-errors, hooks, waiter, compact
+    kind: str  # trust, unread, late, hook-errors, hooks, waiter, compact, dialog
     seat: str  # the mailbox it concerns; "" for the whole state
     text: str
     fix: str
@@ -71,7 +72,10 @@ class Unread:
 
 
 def unseen(box: Unread, now: float) -> Trouble | None:
-    """Unread mail that no hook, agent or pane will pick up, and what makes it read."""
+    """Unread mail that no hook, agent or pane will pick up, and what makes it read. The person's
+    is none: they read it in `hail watch` (its `person` entry) and `hail --as person inbox`."""
+    if box.mailbox == PERSON:
+        return None
     where = box.root or "its directory"
     reasons = []
     if box.root_gone:
@@ -202,6 +206,19 @@ def about_to_compact(c: Compaction) -> Trouble | None:
         f" {tokens(c.compacts_at)}",
         f"let it end its step, then {c.command} in {c.pane} compacts it at a point you choose"
         " (hail watch: Enter jumps there); or hand the rest of its task to a fresh session",
+    )
+
+
+def waits_on_dialog(pane: str, seat: str, agent: str) -> Trouble:
+    """An agent whose screen shows a permission dialog: its turn waits on a person, and no send
+    types into it meanwhile [docs/watch.md "Answering a dialog"]."""
+    return Trouble(
+        "dialog",
+        seat,
+        f"{agent} in {pane} (seat {seat}) waits on a permission dialog; nothing is typed there"
+        " until it is answered",
+        "d in hail watch shows it and sends the key you pick; or answer it in its pane (Enter"
+        " jumps there)",
     )
 
 

@@ -12,7 +12,6 @@ import gc
 import os
 import sys
 
-from hail import argv
 from hail.errors import HailError
 
 TYPE_CHECKING = False
@@ -93,8 +92,20 @@ def parse(args: list[str]) -> Run:
 
     Nothing is read or written before the run is called, so a bad line never waits on stdin.
     """
+    hook = hook_line(args)
+    if hook is not None:
+        return hook
+    from hail import argv
+
     # Arguments are bytes the shell passed: invalid UTF-8 is replaced, as it is on stdin.
-    verb, rest = argv.early([from_argv(arg) for arg in args])
+    words, as_person = argv.speaker([from_argv(arg) for arg in args])
+    verb, rest = argv.early(words)
+    if as_person and verb not in argv.AS_PERSON_VERBS and verb != "help":
+        from hail.errors import UsageError
+
+        raise UsageError(
+            f"--as person runs {', '.join(argv.AS_PERSON_VERBS)}, not {verb}{argv.PARSER_TAIL}"
+        )
     spec = argv.VERB[verb]
     if spec.lean:
         call = argv.parse(spec, rest)
@@ -102,12 +113,47 @@ def parse(args: list[str]) -> Run:
         from hail import cli
 
         call = cli.parse(verb, rest)
+    if as_person:
+        call.values["as_person"] = True
     from hail import verbs
 
     if verb == "send":
         verbs.send_args(call)  # a bad send is refused before stdin is read
     run = verbs.RUNS[verb]
     return lambda: run(call)
+
+
+def hook_line(args: list[str]) -> Run | None:
+    """The run of `hail deliver` as `hail setup` writes its hook lines, or None for any other line,
+    which the verb table parses.
+
+    `deliver` runs on every prompt, tool call and turn end of every agent: its line is read here
+    without importing the table of every verb and every verb's run (about 4% of an interpreter
+    start).
+    """
+    called = hook_call(args)
+    if called is None:
+        return None
+    from hail.hooks.deliver import deliver
+
+    return lambda: deliver(*called)
+
+
+def hook_call(args: list[str]) -> tuple[str, str] | None:
+    """The harness and event of a hook line exactly as `install/hook_table.py` writes it
+    (`deliver --format <harness> [--event <event>]`), or None. A line that differs in any way, even
+    a valid one, takes the table's road, so the table stays the one judge of what a line means;
+    tests/unit/test_entry.py holds the two to the same call for every hook line setup writes."""
+    if len(args) not in (3, 5) or args[:2] != ["deliver", "--format"]:
+        return None
+    if len(args) == 5 and args[3] != "--event":
+        return None
+    from hail.harnesses import registry
+
+    fmt, event = args[2], args[4] if len(args) == 5 else registry.DELIVERED_EVENTS[0]
+    if fmt not in registry.NAMES or event not in registry.DELIVERED_EVENTS:
+        return None
+    return fmt, event
 
 
 def from_argv(text: str) -> str:

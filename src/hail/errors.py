@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 NOT_WOKEN = 5
 #: A wait for a reply that would close a cycle of waits: refused at once (code 6).
 WAIT_CYCLE = 6
+#: `--as person` in a process hail takes for an agent's: refused, nothing read or written (code 7).
+NOT_THE_PERSON = 7
 
 
 class HailError(Exception):
@@ -60,6 +62,12 @@ class WaitCycleError(HailError):
     """Waiting for this reply would close a cycle of seats waiting on each other (exit 6)."""
 
     exit_code = WAIT_CYCLE
+
+
+class PersonError(HailError):
+    """`--as person` refused: the process is an agent's tool call, or has no terminal (exit 7)."""
+
+    exit_code = NOT_THE_PERSON
 
 
 def is_unexpected(error: BaseException) -> bool:

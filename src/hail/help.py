@@ -92,11 +92,16 @@ Exit codes
      or resend with --no-wake for the hooks to deliver it after the dialog
   5  in the inbox but not typed or not submitted: do not resend, it is delivered
   6  (--wait) not waiting: the seat you ask is waiting for your answer; answer it first
+  7  --as person refused: only the person speaks as the person (ask them: hail person ask …)
 
 Receipts (inline: an announce, hold or release whose envelope was typed and submitted)
   hail sent <id>...                   unknown, delivered, or injected|read|inline <time> [replied <id>...]
   hail await <id>... [--timeout S] [--any]   wait until each id (or any) has a receipt; exit 1 on timeout
   hail await --reply <id>... [--timeout S]   wait for the replies to my asks and print them (hail help talk)
+
+Nudge: a seat whose mail sits unread (a send that exited 5) is woken again by its own route, for
+the oldest unread message; nothing is filed again. Exit 0 woken or typed, 4 a dialog, 5 not woken.
+  hail nudge worker
 """
 
 TALK = f"""\
@@ -195,9 +200,20 @@ A Codex pane cannot be addressed apart: give it its own jj workspace.
 
   hail watch [seat]    a full-screen, live view for a person: seats (agents, route, state,
                        unread, last hook, holds), messages with receipts and replies, open asks,
-                       waits (a crossing one flagged), holds, and trouble with its fix. Read-only.
-                       Keys: arrows, Tab, Enter (jump to the pane, open a message), f, a, ?, q
+                       waits (a crossing one flagged), holds, and trouble with its fix.
+                       Keys: arrows, Tab, Enter (jump to the pane, open a message), f, a, ?, q.
+                       It acts as the person, each on a key of its own (? lists them): w write,
+                       r reply, h release a hold, n nudge, i the person's inbox, d answer an
+                       agent's permission dialog (sent only while that dialog is still shown)
   hail watch --once    one frame as text;  hail watch --json  the same state as JSON
+
+The person running the agents has the seat person; all is every other seat. Neither can name a
+directory's seat.
+  hail person ask '<question>'     ask the person: filed in their inbox, shown on tmux's
+                                   message line and the desktop, never typed (exit 0)
+  hail all announce '<headline>'   a copy for every other seat, each its own id; worst exit code
+  hail --as person inbox           the person reads their mail at a terminal (exit 7 in an agent)
+  hail --as person api fyi --re <id> 'GO: push it'   and answers
 """
 
 PANES = f"""\
@@ -303,6 +319,7 @@ TOPICS = {
 ALIASES = {
     "sent": "send",
     "await": "send",
+    "nudge": "send",
     "reply": "talk",
     "replies": "talk",
     "wait": "talk",

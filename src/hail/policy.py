@@ -121,6 +121,13 @@ SUBMIT_VERIFY_TIMEOUT = 2.0
 TURN_END_WAIT = 2.0
 #: Dialog and composer checks look at the last lines of the screen only.
 SCREEN_TAIL_LINES = 8
+#: A send, nudge or inbox run from `hail watch` ends within this: a send waits at most a few
+#: seconds on a screen, and its verb is never left running behind the view.
+WATCH_ACTION_SECONDS = 60.0
+#: A dialog answered from `hail watch` is shown, and compared before its key is sent, by this many
+#: of the screen's last non-blank lines: each client's dialog (its question, command and options)
+#: fits in them.
+DIALOG_TEXT_LINES = 14
 #: The one `ps` call of a pane survey; past this the process tree counts as unknown.
 PS_TIMEOUT = 10.0
 #: `hail read` default and `type` probe length.
@@ -285,3 +292,11 @@ OPENCODE_COMPACT_RESERVE = 32_000
 COMPACT_SOON_TOKENS = 20_000
 #: `hail watch` colours a gauge once its context passes this share of the compaction point.
 GAUGE_NEAR_SHARE = 0.75
+
+# --- The person [docs/seats.md "The person"] --------------------------------------------------------
+#: How long tmux shows a message for the person on each attached client's message line: tmux's
+#: own `display-time` (750 ms) is gone before a person looking at another pane notices it.
+PERSON_MESSAGE_MILLIS = 15_000
+#: The longest a send waits on a desktop notifier (notify-send, osascript): each returns at once
+#: when its desktop answers; a notifier that hangs never holds the sender's tool call.
+NOTIFY_SECONDS = 2.0

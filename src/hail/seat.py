@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import os
 
-from hail.argv import REMOVED, VERBS
 from hail.errors import SeatError, UsageError
+from hail.reserved import ALL, PERSON
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-#: Verbs and removed spellings can never name a seat: `hail <name> …` would run the verb.
-RESERVED = frozenset((*VERBS, *REMOVED))
+#: The source of the person's seat, as `whoami` shows it.
+PERSON_SOURCE = "--as person"
 
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 
@@ -29,8 +29,18 @@ def is_plain_name(name: str) -> bool:
 
 
 def is_seat_name(name: str) -> bool:
-    """A plain name that is not a hail verb or removed spelling."""
-    return is_plain_name(name) and name not in RESERVED
+    """A plain name that is not a hail verb or removed spelling (`hail <name> …` would run the
+    verb), nor `person` or `all` (a directory that named either would speak as the person or as
+    every seat). The verb table is imported here, not with this module: the hook path reads seats
+    and never needs it unless a seat marker names one."""
+    from hail.argv import REMOVED, VERBS
+
+    return (
+        is_plain_name(name)
+        and name not in VERBS
+        and name not in REMOVED
+        and name not in (PERSON, ALL)
+    )
 
 
 def is_host_name(text: str) -> bool:
@@ -69,8 +79,18 @@ class Seat:
 
     @property
     def bindable(self) -> bool:
-        """HAIL_SEAT seats have no directory of their own and are never bound."""
-        return not self.source.startswith("HAIL_SEAT")
+        """HAIL_SEAT seats and the person's have no directory of their own and are never bound."""
+        return not self.source.startswith(("HAIL_SEAT", PERSON_SOURCE))
+
+    @property
+    def is_person(self) -> bool:
+        """The person's seat, taken with `--as person` (no directory or variable gives it)."""
+        return self.source == PERSON_SOURCE
+
+
+def person_seat(cwd: str) -> Seat:
+    """The person's seat, for a process `--as person` was given to and allowed."""
+    return Seat(PERSON, cwd, PERSON_SOURCE)
 
 
 def _marker(d: str) -> tuple[str, str] | None:
@@ -114,6 +134,8 @@ def find_seat(cwd: str, home: str | None, ignored: list[str] | None = None) -> S
             name, source = found
             why = distrust_of(d, source)
             if why is None:
+                if name in (PERSON, ALL):
+                    raise SeatError(reserved_name(name, d))
                 if not is_seat_name(name):
                     from hail.text import clip_value, one_line  # only to show a bad name
 
@@ -129,6 +151,13 @@ def find_seat(cwd: str, home: str | None, ignored: list[str] | None = None) -> S
         if parent == d:
             return None
         d = parent
+
+
+def reserved_name(name: str, d: str) -> str:
+    return (
+        f"seat name '{name}' from {d} is reserved: '{PERSON}' is the person's seat and '{ALL}' "
+        f"every seat; write another plain name to {d}/.hail-seat"
+    )
 
 
 def seat_at(path: str, home: str | None) -> Seat | None:
@@ -159,6 +188,11 @@ def seat_of(cwd: str, home: str | None, env: Mapping[str, str]) -> Seat | None:
     value = env.get("HAIL_SEAT", "")
     if not value:
         return None
+    if value in (PERSON, ALL):
+        raise SeatError(
+            f"HAIL_SEAT={value} is reserved: only hail --as person speaks as the person, and "
+            f"'{ALL}' is every seat; set HAIL_SEAT to another name"
+        )
     if not is_seat_name(value):
         raise SeatError(f"HAIL_SEAT={value} is not a plain seat name")
     return Seat(value, cwd, "HAIL_SEAT (no workspace here)")

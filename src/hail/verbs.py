@@ -19,10 +19,18 @@ if TYPE_CHECKING:
     from hail.context import Ctx
 
 
-def _ctx() -> Ctx:
+def _ctx(call: Call | None = None) -> Ctx:
+    """This process's context; as the person's seat when `--as person` was given and this process
+    may speak as the person (else PersonError, exit 7, before anything is read or written)."""
     from hail.context import Ctx
 
-    return Ctx.from_env()
+    if call is None or not call.flag("as_person"):
+        return Ctx.from_env()
+    from hail.person import require_person
+
+    ctx = Ctx.from_env(as_person=True)
+    require_person(ctx.env, ctx.procs())
+    return ctx
 
 
 def send_args(call: Call) -> SendArgs:
@@ -61,7 +69,7 @@ def _send(call: Call) -> int:
 
     args = send_args(call)
     addr = parse_target(args.target)
-    ctx = _ctx()
+    ctx = _ctx(call)
     built = letter(args.written, read_body(), ctx.cap)  # once, wherever it is filed
     target = addr.mailbox if addr.host else args.target
     return machines.of(ctx, addr.host).send(ctx, args, built, target)
@@ -88,17 +96,17 @@ def _brief(call: Call) -> int:
 
     if call.flag("hook"):
         return brief.brief_hook(all_=call.flag("all"), fmt=call.text("format"))
-    return brief.brief(_ctx(), all_=call.flag("all"))
+    return brief.brief(_ctx(call), all_=call.flag("all"))
 
 
 def _sent(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.sent(_ctx(), call.texts("ids"))
+    return receive.sent(_ctx(call), call.texts("ids"))
 
 
 def _await(call: Call) -> int:
-    ctx = _ctx()
+    ctx = _ctx(call)
     timeout = call.number("timeout")
     if call.flag("reply"):
         from hail.commands import converse
@@ -113,20 +121,20 @@ def _await(call: Call) -> int:
 def _inbox(call: Call) -> int:
     from hail.commands import receive
 
-    return receive.inbox(_ctx(), peek=call.flag("peek"), all_=call.flag("all"))
+    return receive.inbox(_ctx(call), peek=call.flag("peek"), all_=call.flag("all"))
 
 
 def _show(call: Call) -> int:
     from hail.commands import receive
 
     start = call.number("from")
-    return receive.show(_ctx(), call.text("id") or "", 0 if start is None else int(start))
+    return receive.show(_ctx(call), call.text("id") or "", 0 if start is None else int(start))
 
 
 def _whoami(call: Call) -> int:
     from hail.commands import whoami
 
-    return whoami.whoami(_ctx(), as_json=call.flag("json"))
+    return whoami.whoami(_ctx(call), as_json=call.flag("json"))
 
 
 def _seats(call: Call) -> int:
@@ -155,6 +163,12 @@ def _watch(call: Call) -> int:
     from hail.watch import app  # the full-screen view: the only module that imports textual
 
     return app.run(_ctx(), call.text("seat"))
+
+
+def _nudge(call: Call) -> int:
+    from hail.commands.nudge import nudge
+
+    return nudge(_ctx(), call.text("target") or "")
 
 
 def _read(call: Call) -> int:
@@ -246,6 +260,7 @@ RUNS: dict[str, Callable[[Call], int]] = {
     "send": _send,
     "sent": _sent,
     "await": _await,
+    "nudge": _nudge,
     "inbox": _inbox,
     "show": _show,
     "brief": _brief,

@@ -174,3 +174,48 @@ def test_seat_rows_another_machine_forges_are_shown_clean_or_left_out(
     rows, dropped = rows_from_text(json.dumps([forged, {"mailbox": 5}, good]), 0.0)
     assert dropped == 1 and len(rows) == 2
     assert "\x1b" not in rows[0].mailbox and rows[1].mailbox == good["mailbox"]
+
+
+def test_the_person_of_another_machine_is_asked_and_answers(machines: Machines) -> None:
+    """`person@far` [docs/seats.md "The person"]: filed in far's person's inbox (exit 0, the far
+    side's note says where they see it); far's person answers with `--as person` from a terminal,
+    and the asker gets the reply signed `person@far`."""
+    from tests.support.person import run_as_person, without_agents
+
+    near, far = machines["near"], machines["far"]
+    sent = near.run("person@far", "ask", "deploy tonight?")
+    assert sent.returncode == 0, sent.stderr
+    ask_id = id_of(sent.stdout)
+    assert filed(far, "person") == [f"{ask_id}.md"]
+    assert "hail: far: filed for the person: they see it in hail watch" in sent.stderr
+    env = {k: v for k, v in without_agents(far.env).items() if k != "HAIL_AGENT_COMMANDS"}
+    reply = run_as_person(
+        "--as", "person", "boss@near", "fyi", "--re", ask_id, "GO", cwd=far.root, env=env
+    )
+    assert reply.returncode == 5, reply  # filed near; no agent there to wake
+    got = near.run("await", "--reply", ask_id, "--timeout", "5")
+    assert got.returncode == 0, got.stderr
+    assert f"fyi from:person@far id:{id_of(reply.stdout)} re:{ask_id}] GO" in got.stdout
+    assert "from:person is your user's seat" in got.stdout
+
+
+def test_all_at_a_host_broadcasts_there(machines: Machines) -> None:
+    """`all@far` [docs/commands.md "Broadcast"]: a copy for each of far's seats, the first under
+    the sender's id, each copy's line and the summary coming back as far's notes."""
+    near, far = machines["near"], machines["far"]
+    far.run("whoami", cwd="boss")
+    sent = near.run("all@far", "announce", "freeze main")
+    assert sent.returncode == 5, sent.stderr  # filed there; no agent there to wake
+    msg_id = id_of(sent.stdout)
+    lines = [line for line in sent.stderr.splitlines() if line.startswith("hail: far: id=")]
+    seats = sorted(line.rsplit(" to=", 1)[1] for line in lines)
+    assert seats == ["boss", "worker"], sent.stderr
+    assert f"hail: far: id={msg_id} to=boss" in sent.stderr
+    assert f"hail: far: batch={msg_id} copies=2:" in sent.stderr
+    for seat in seats:
+        (one,) = filed(far, seat)
+        text = (far.state / "seats" / seat / "new" / one).read_text()
+        assert "from: boss@near\n" in text and f"batch: {msg_id}\n" in text
+    assert near.run("sent", msg_id).stdout.strip() == "delivered"
+    again = near.run("all@far", "announce", "freeze main")
+    assert again.returncode == 5 and len(filed(far, "boss")) == 2  # a new broadcast, once each

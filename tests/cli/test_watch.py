@@ -113,8 +113,9 @@ def test_json_is_the_same_state_in_a_fixed_shape(world: World) -> None:
     data = json.loads(proc.stdout)
     assert set(data) == {
         "version", "state", "time", "only", "tmux", "seats", "messages", "messages_total",
-        "open_asks", "waits", "holds", "trouble", "far", "far_seats",
+        "open_asks", "waits", "holds", "trouble", "far", "far_seats", "person",
     }  # fmt: skip
+    assert data["person"] == {"mailbox": "person", "unread": 0, "open_asks": [], "messages": []}
     assert data["version"] == 1 and data["state"] == str(world.state) and ISO.match(data["time"])
     assert data["only"] is None and data["tmux"]["source"] is None and data["tmux"]["error"]
 
@@ -232,3 +233,21 @@ def test_peer_text_reaches_the_frame_as_one_clean_line(world: World) -> None:
     world.send("worker", "ask", "ok\u202e evil [bold]markup[/bold]")
     out = world.run("watch", "--once").stdout
     assert "ok evil [bold]markup[/bold]" in out and "\u202e" not in out and "\x1b" not in out
+
+
+def test_json_lists_the_persons_mail_and_it_is_no_trouble(world: World) -> None:
+    (world.root / "api").mkdir()
+    (world.root / "api" / ".hail-seat").write_text("api\n")
+    asked = world.run("person", "ask", "May I force-push main?", cwd="api")
+    told = world.run("person", "fyi", "main is green", cwd="api")
+    assert (asked.returncode, told.returncode) == (0, 0), asked.stderr + told.stderr
+    ask, fyi = asked.stdout.split("=", 1)[1].strip(), told.stdout.split("=", 1)[1].strip()
+    data = json.loads(world.run("watch", "--json").stdout)
+    assert data["person"] == {
+        "mailbox": "person",
+        "unread": 2,
+        "open_asks": [ask],
+        "messages": [fyi, ask],
+    }
+    assert ask in data["open_asks"]
+    assert not [t for t in data["trouble"] if t["seat"] == "person"]

@@ -20,6 +20,7 @@ from hail.seat_rows import Box, PaneRow, SeatRow
 from hail.watch import keys, render
 from hail.watch.app import WatchApp
 from hail.watch.page import Page
+from tests.support.pilot import until
 from tests.support.world import World
 
 #: The view looks again every WATCH_POLL_SECONDS: a send shows well within this.
@@ -28,12 +29,7 @@ SHOWS_WITHIN = 5.0
 
 async def _until(pilot: Pilot[None], check: Callable[[], bool]) -> bool:
     """Let the app run until `check` holds, within SHOWS_WITHIN seconds."""
-    deadline = time.monotonic() + SHOWS_WITHIN
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        await pilot.pause(0.05)
-    return True
+    return await until(pilot, check, SHOWS_WITHIN)
 
 
 def _rows(table: DataTable[object]) -> list[str]:

@@ -491,3 +491,29 @@ def test_a_connection_that_stops_answering_is_given_up_within_seconds(net: Net) 
     assert f"{id_of(sent.out)}.md" in net.beta.new_files("worker")
     alive = policy.SSH_ALIVE_SECONDS * (policy.SSH_ALIVE_COUNT + 1)
     assert took < alive + 2 * policy.SSH_CONNECT_TIMEOUT + 5, f"{took:.1f} s"
+
+
+def test_the_person_of_another_machine_is_asked_and_answers(net: Net) -> None:
+    """`person@beta` is beta's person [docs/seats.md "The person"]: filed there, typed nowhere;
+    beta's person answers with `--as person` from a terminal, and the reply reaches the asker."""
+    from tests.support.person import run_as_person, without_agents
+
+    sent = net.alpha.hail("boss", "person@beta", "ask", "deploy tonight?")
+    assert sent.rc == 0, sent
+    ask_id = id_of(sent.out)
+    assert net.beta.new_files("person") == [f"{ask_id}.md"]
+    assert "filed for the person: they see it in hail watch" in sent.err, sent
+    assert ask_id not in net.beta.screen()
+    env = {k: v for k, v in without_agents(net.beta.env).items() if k != "HAIL_AGENT_COMMANDS"}
+    inbox = run_as_person("--as", "person", "inbox", cwd=net.beta.root, env=env)
+    assert inbox.returncode == 0, inbox
+    assert f"ask from:boss@alpha id:{ask_id}] deploy tonight?" in inbox.stdout
+    reply = run_as_person(
+        "--as", "person", "boss@alpha", "fyi", "--re", ask_id, "GO", cwd=net.beta.root, env=env
+    )
+    assert reply.returncode in (0, 5), reply  # filed on alpha; woken there or not
+    reply_id = id_of(reply.stdout)
+    got = net.alpha.hail("boss", "await", "--reply", ask_id, "--timeout", "5")
+    assert got.rc == 0, got
+    assert f"fyi from:person@beta id:{reply_id} re:{ask_id}] GO" in got.out
+    assert "from:person is your user's seat" in got.out

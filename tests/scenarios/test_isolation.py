@@ -79,6 +79,9 @@ def test_hail_demo_runs_end_to_end_and_leaves_nothing_behind(scene: Scene, depth
     assert re.search(r"^     │ ❯\xa0\[hail kind:ask from:boss/%\d+ id:", proc.stdout, re.M)
     assert re.search(r"^     │ ❯\xa0\[hail kind:fyi from:worker/%\d+ id:", proc.stdout, re.M)
     assert "\\x" not in proc.stdout and "\\u" not in proc.stdout
+    # The person's loop: asked, answered with --as person, the asker's wait returning it.
+    person = proc.stdout.split("worker asks you, the person", 1)[1]
+    assert re.search(r"fyi from:person id:\S+ re:\S+\] GO: tag it", person), person
     assert list(tmp.iterdir()) == []
     # The scene's own server and state were not used.
     assert scene.tmux("list-panes", "-a", "-F", "#{pane_id}").split() == [scene.sender, scene.recv]

@@ -11,9 +11,10 @@ import pytest
 
 from hail import policy
 from hail.errors import DialogError
+from hail.harnesses.registry import agent_commands
 from hail.transport import screen
 from hail.transport import wake as wake_mod
-from hail.transport.panes import Pane, agent_commands, process_name, survey
+from hail.transport.panes import Pane, process_name, survey
 from hail.transport.tmux import (
     SocketError,
     Tmux,

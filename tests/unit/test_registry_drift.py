@@ -1,7 +1,7 @@
 """Texts that no other test reads cannot drift from the registry and the bindings: the package
 descriptions (pyproject.toml, flake.nix, nix/package.nix) agree and name no list of harnesses, no
 help line of the verb table names a partial list of them, docs/watch.md's "Panes and screens"
-names none partly, and docs/watch.md's key table lists exactly the keys `hail watch` binds."""
+names none partly, and docs/watch.md's key tables list exactly the keys `hail watch` binds, its forms' and lists' too."""
 
 from __future__ import annotations
 
@@ -62,7 +62,8 @@ def bound_keys() -> set[str]:
     from hail.watch import keys
 
     moves = keys._move_keys()  # the tables' own moves, as the help page names them
-    return set(moves) | {k for b in keys.BINDINGS for k in keys._keys(b)}
+    forms = [b for _, bindings in keys.SCREENS for b in bindings]  # each form's and list's
+    return set(moves) | {k for b in (*keys.BINDINGS, *forms) for k in keys._keys(b)}
 
 
 def test_the_watch_page_lists_exactly_the_keys_watch_binds() -> None:

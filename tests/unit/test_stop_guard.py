@@ -27,7 +27,24 @@ OTHER = b'{"session_id":"other-1","stop_hook_active":true}'
 def guard(box: Path, payload: bytes, **kw: object) -> StopGuard:
     """The guard of a Stop run that started after every earlier run ended (the next Stop)."""
     started = kw.pop("started", stop.clock() + 1)
-    return StopGuard(str(box), payload, started=started, **kw)  # type: ignore[arg-type]
+    return StopGuard(str(box), payload, started=lambda: started, **kw)  # type: ignore[arg-type,return-value]
+
+
+def test_a_stop_with_no_streak_never_asks_when_it_started(tmp_path: Path) -> None:
+    """Reading the process's own start costs the process backend's import: only a Stop that
+    continues a streak needs it."""
+    asked: list[bool] = []
+
+    def started() -> int:
+        asked.append(True)
+        return stop.clock()
+
+    assert StopGuard(str(tmp_path), FIRST, started=started).may_block()
+    assert StopGuard(str(tmp_path), SESSION, started=started).may_block()
+    assert asked == []
+    StopGuard(str(tmp_path), SESSION, started=started).blocked()
+    StopGuard(str(tmp_path), SESSION, started=started)
+    assert asked == [True], "a streak's next Stop tells its twin by when it started"
 
 
 def test_the_session_id_is_read_without_json_and_only_when_it_looks_like_one() -> None:

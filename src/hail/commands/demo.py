@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from hail import policy
+from hail.errors import NOT_WOKEN
 from hail.harnesses.claude import HARNESS as CLAUDE
 from hail.output import emit
 from hail.transport.tmux import Tmux, TmuxError
@@ -33,6 +34,8 @@ STEP_TIMEOUT = 30.0
 ASK_HEADLINE = "Review the retry loop in fetch.py before I merge; reply with a verdict"
 ASK_BODY = "The loop retries forever on HTTP 500.\nIs a cap of 5 attempts with backoff enough?"
 REPLY_HEADLINE = "GO: a cap of 5 with backoff is fine; log the last error"
+PERSON_HEADLINE = "May I tag v1.2 once the retry fix lands?"
+PERSON_ANSWER = "GO: tag it"
 
 
 class DemoFailed(Exception):
@@ -251,6 +254,46 @@ def _run(s: Scratch) -> None:
     emit("")
 
 
+def _ask_the_person(s: Scratch) -> None:
+    """An agent asks the person, who answers from a shell of their own [docs/seats.md "The
+    person"]: filed in the person's inbox, typed nowhere; `--as person` from a window outside
+    every agent; the asker's `await --reply` returns the answer."""
+    _step(7, f"worker asks you, the person: hail person ask '{PERSON_HEADLINE}'")
+    asked = s.hail("worker", "person", "ask", PERSON_HEADLINE)
+    ask_id = _id_of(_checked(asked, "hail person ask"))
+    emit(f"   {asked.stdout.strip()}  (exit 0: in the person's inbox, typed into no pane)")
+    emit(f"   {os.path.join(s.state, 'seats', 'person', 'new', f'{ask_id}.md')}")
+    _step(8, "the person answers from a shell of their own (a window outside every agent):")
+    emit(f"   hail --as person worker fyi --re {ask_id} '{PERSON_ANSWER}'")
+    code, out = _as_person(s, "worker", "fyi", "--re", ask_id, PERSON_ANSWER)
+    if code not in (0, NOT_WOKEN):
+        raise DemoFailed(f"hail --as person worker fyi exited {code}: {out.strip()}")
+    _step(9, f"worker: hail await --reply {ask_id}")
+    waited = s.hail("worker", "await", "--reply", ask_id, "--timeout", str(int(STEP_TIMEOUT)))
+    _show(_checked(waited, "hail await --reply").splitlines())
+    emit("")
+
+
+def _as_person(s: Scratch, *args: str) -> tuple[int, str]:
+    """`hail --as person <args>` in a shell of a window of its own, as a person at a terminal runs
+    it: under the scratch server, outside every agent's process tree, with the scratch
+    environment only (`env -i`); its exit status and output."""
+    out, rc = os.path.join(s.root, "person.out"), os.path.join(s.root, "person.rc")
+    command = shlex.join([*hail_command(), "--as", "person", *args])
+    line = f"{command} >{shlex.quote(out)} 2>&1; echo $? >{shlex.quote(rc)}"
+    env = [f"{k}={v}" for k, v in {**s.env, "HAIL_SOCKET": s.socket}.items()]
+    s.tmux("new-window", "-d", "-c", s.root, "env", "-i", *env, "sh", "-c", line)
+
+    def answered() -> bool:
+        with contextlib.suppress(OSError), open(rc, encoding="utf-8") as f:
+            return f.read().strip() != ""
+        return False
+
+    _wait(answered, "the person's answer")
+    with open(rc, encoding="utf-8") as f, open(out, encoding="utf-8") as g:
+        return int(f.read()), g.read()
+
+
 def _scratch_root() -> str:
     """The demo's private directory: in TMPDIR, or in /tmp where TMPDIR is too deep for its tmux
     socket's path (SOCKET_PATH_MAX). It lives for the demo only."""
@@ -274,6 +317,7 @@ def demo(env: Mapping[str, str]) -> int:
     try:
         scratch = _setup(root, env)
         _run(scratch)
+        _ask_the_person(scratch)
         emit("done: the scratch tmux server and files are removed.")
         return 0
     except DemoFailed as err:

@@ -33,9 +33,16 @@ class Here(Machine):
 
     def send(self, ctx: Ctx, args: SendArgs, letter: Letter, target: str) -> int:
         from hail.commands.send import send
+        from hail.reserved import ALL
         from hail.send.authors import Local
 
-        return send(ctx, args, letter, Local(ctx), target=target)
+        local = Local(ctx)
+        if target == ALL:
+            from hail.send.broadcast import broadcast
+
+            options = {"no_wake": args.no_wake, "no_submit": args.no_submit}
+            return broadcast(ctx, local, local.seat.name, letter, **options)
+        return send(ctx, args, letter, local, target=target)
 
     def seats(self, ctx: Ctx, seat: str | None, *, as_json: bool = False) -> int:
         from hail.commands.panes import seats

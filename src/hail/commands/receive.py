@@ -176,7 +176,8 @@ def _framed(
     from hail import frame
 
     token = frame.draw_token(t for item in items for t in frame.texts_of(item.msg))
-    lines = [frame.preamble(len(items), token)]
+    persons = sum(frame.from_person(item.msg) for item in items)
+    lines = [frame.preamble(len(items), token, persons)]
     for i, item in enumerate(items):
         if item.receipt is not None:
             lines.append(f"receipt: {item.receipt}")

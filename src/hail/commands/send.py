@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from hail.errors import UsageError
 from hail.letter import Written, check
+from hail.reserved import ALL
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,6 +48,8 @@ def validate(args: SendArgs) -> None:
     kind, _, _ = check(args.written)
     if args.wait and kind != "ask":
         raise UsageError(f"--wait applies to an ask, not {kind}: only an ask expects a reply")
+    if args.wait and args.target.split("@", 1)[0] == ALL:
+        raise UsageError("--wait waits for one reply: ask each seat, or await --reply the ids")
 
 
 def send(ctx: Ctx, args: SendArgs, letter: Letter, author: Author, target: str = "") -> int:

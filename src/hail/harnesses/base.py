@@ -157,6 +157,7 @@ class Harness:
         "configs",
         "event_names",
         "first_hook_at_prompt",
+        "markers",
         "name",
         "next_step",
         "output",
@@ -208,6 +209,10 @@ class Harness:
     receive_help: str
     #: The keys of its hook payloads that name its session, its figures' file and its model.
     payload: PayloadFields
+    #: Variables it sets (non-empty) in the commands its model runs: one of them present means a
+    #: process is its tool call, which may never speak as the person [docs/seats.md
+    #: "Trust boundary"].
+    markers: tuple[str, ...]
 
     def __init__(
         self,
@@ -228,6 +233,7 @@ class Harness:
         silent_fix: str = "",
         receive_help: str = "",
         payload: PayloadFields | None = None,
+        markers: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         self.title = title
@@ -245,6 +251,7 @@ class Harness:
         self.silent_fix = silent_fix
         self.receive_help = receive_help
         self.payload = payload or PayloadFields()
+        self.markers = markers
 
     def __repr__(self) -> str:
         return f"Harness({self.name!r})"

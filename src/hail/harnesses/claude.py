@@ -8,6 +8,8 @@ from hail.harnesses.base import ConfigPlace, Harness, PayloadFields, Screen
 
 HARNESS = Harness(
     name="claude",
+    # Its Bash tool runs every command with CLAUDECODE=1.
+    markers=("CLAUDECODE",),
     title="Claude Code",
     route="waiter",
     # Every payload names the session and its transcript; only SessionStart's the model (with

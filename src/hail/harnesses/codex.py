@@ -11,6 +11,8 @@ CONFIG = "config.toml"
 
 HARNESS = Harness(
     name="codex",
+    # Every command its model runs gets its thread and session, and, sandboxed, CODEX_SANDBOX.
+    markers=("CODEX_THREAD_ID", "CODEX_SESSION_ID", "CODEX_SANDBOX"),
     title="Codex",
     route="queue",
     # Every payload names the thread, its rollout and the model.

@@ -15,6 +15,8 @@ from hail.harnesses.base import TOP_CONTEXT, ConfigPlace, Harness, PayloadFields
 
 HARNESS = Harness(
     name="copilot",
+    # Every command its model runs gets COPILOT_AGENT_SESSION_ID; no hook gets it.
+    markers=("COPILOT_AGENT_SESSION_ID",),
     title="Copilot CLI",
     # `node …/bin/copilot` (the npm loader), which runs the native `copilot` under it: the
     # pane's process is found by its script, the native one by its name.

@@ -8,6 +8,8 @@ from hail.harnesses.base import ConfigPlace, Harness, PayloadFields, Screen
 
 HARNESS = Harness(
     name="gemini",
+    # Its shell tool runs commands with GEMINI_CLI=1.
+    markers=("GEMINI_CLI",),
     title="Gemini CLI",
     scripts=("gemini", "gemini.js"),
     route="composer",

@@ -8,6 +8,8 @@ from hail.harnesses.base import PLAIN, ConfigPlace, Harness, PayloadFields, Scre
 
 HARNESS = Harness(
     name="opencode",
+    # It sets OPENCODE=1 in its own environment, which its bash tool passes on.
+    markers=("OPENCODE",),
     title="opencode",
     route="plugin",
     # hail's plugin names the session and the record of figures it writes (`gauge_path`); the

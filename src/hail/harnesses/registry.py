@@ -9,6 +9,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from hail.harnesses.base import Harness
 
 #: Every harness hail knows: each is a module of this package holding its `HARNESS` record.
@@ -16,6 +18,10 @@ NAMES = ("claude", "codex", "gemini", "opencode", "copilot")
 #: The harnesses hail's waiter (`hail listen --format <name>`) runs as a hook of: the verb table
 #: reads it with no record loaded (a test checks it against the hook table's `listen` rows).
 LISTENING = ("claude",)
+#: The events `hail deliver --event` reads, in the harnesses' shared (Claude Code's) names: the
+#: verb table and the hook line's own road (`entry.hook_call`) read them with no record loaded.
+#: PreToolUse delivers nothing: it only answers a permission question (`hooks/allow.py`).
+DELIVERED_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop", "PreToolUse")
 
 
 def get(name: str) -> Harness:
@@ -35,3 +41,9 @@ def every() -> tuple[Harness, ...]:
 def by_script(script: str) -> Harness | None:
     """The harness a JavaScript runtime runs when it runs `script` (the last part of its path)."""
     return next((h for h in every() if script in h.scripts), None)
+
+
+def agent_commands(env: Mapping[str, str]) -> list[str]:
+    """HAIL_AGENT_COMMANDS as a list; unset or blank means the agents hail knows (`NAMES`)."""
+    names = [n.strip() for n in env.get("HAIL_AGENT_COMMANDS", "").split(",") if n.strip()]
+    return names or list(NAMES)

@@ -168,7 +168,7 @@ class _Run:
         self.guard = StopGuard(
             first.path,
             self.payload.data,
-            started=started(ctx.procs()),
+            started=lambda: started(ctx.procs()),
             by_hand=ctx.in_tool_call,
             keys=fields,
         )
@@ -216,7 +216,8 @@ def render(claims: Claims, prompt: str = "") -> str:
 
     messages = [one.msg for one in claims.taken]
     token = frame.draw_token(t for msg in messages for t in frame.texts_of(msg))
-    lines = [frame.preamble(len(messages), token)]
+    persons = sum(frame.from_person(msg) for msg in messages)
+    lines = [frame.preamble(len(messages), token, persons)]
     for i, msg in enumerate(messages):
         headline = not (prompt and frame.is_own_envelope(prompt, msg))
         if i == 0:

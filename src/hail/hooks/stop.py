@@ -30,6 +30,8 @@ from hail.store import fs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from hail.harnesses.base import PayloadFields
     from hail.process.base import Processes
 
@@ -77,7 +79,7 @@ class StopGuard:
         mailbox_dir: str,
         payload: bytes,
         *,
-        started: int | None,
+        started: Callable[[], int | None],
         by_hand: bool = False,
         keys: PayloadFields | None = None,
     ) -> None:
@@ -110,7 +112,10 @@ class StopGuard:
             # for one (at worst a run of the same Stop counts again: the safe side). A block that
             # ended after now ended before a reboot (ticks count from boot): no run of today's is
             # one of its Stop.
-            self.twin = own > 0 and started is not None and started < end <= clock()
+            # `started` is asked only here: reading this process's start costs the process
+            # backend's import, which a Stop with no streak (the usual one) never needs.
+            start = started() if own > 0 else None
+            self.twin = start is not None and start < end <= clock()
 
     def _sessions(self) -> list[str]:
         try:

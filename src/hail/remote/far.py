@@ -18,6 +18,7 @@ from hail.context import Ctx
 from hail.errors import HailError
 from hail.remote import wire
 from hail.remote.wire import Answered, SendRequest
+from hail.reserved import ALL
 from hail.seat import is_host_name, parse_mailbox, parse_target
 from hail.store import remote
 
@@ -89,19 +90,32 @@ def accept(ctx: Ctx, req: Message, pinned: str = "") -> Answered:
     from hail.send.authors import Peer
 
     sent: list[pipeline.Sent] = []
+    everyone = addr.seat == ALL and not addr.pane
 
     def file() -> int:
         # Built again here, with this machine's rules and cap: another machine's word is checked.
         built = letter(send.written, send.body, ctx.cap)
         author = Peer(wire.address(seat, host), msg_id)
-        options = {"no_wake": send.no_wake, "no_submit": send.no_submit}
-        sent.append(pipeline.file_and_wake(ctx, author, to, built, **options))
+        if everyone:  # a broadcast here: its first copy under the sender's id
+            from hail.send.broadcast import broadcast
+
+            options = {"no_wake": send.no_wake, "no_submit": send.no_submit}
+            return broadcast(ctx, author, "", built, **options)
+        sent.append(
+            pipeline.file_and_wake(
+                ctx, author, to, built, no_wake=send.no_wake, no_submit=send.no_submit
+            )
+        )
         return sent[0].code
 
     try:
-        code, _, notes, error = captured(file)
+        code, out, notes, error = captured(file)
     except remote.AlreadyFiled:
         return _duplicate(ctx, msg_id)
+    if everyone:  # each copy's `id=… to=…` line and the summary, as notes there
+        landed = os.path.lexists(ctx.store.id_path(msg_id))
+        notes = [*out.splitlines(), *notes]
+        return Answered(code, filed="yes" if landed else "no", notes=notes, error=error)
     filed = "yes" if sent and sent[0].filed is not None else "no"
     return Answered(code, filed=filed, notes=notes, error=error)
 

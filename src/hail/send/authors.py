@@ -39,6 +39,11 @@ class Author:
         """The warning when the signature is not where the sender's hooks deliver."""
         return None
 
+    def copy(self, n: int) -> Author:
+        """Who sends copy `n` (from 0) of a broadcast: this sender, whose chosen id (if any) names
+        its first copy only."""
+        return self
+
 
 class Local(Author):
     """This directory's seat: the sender of a command line."""
@@ -98,3 +103,6 @@ class Peer(Author):
 
     def surveyed(self, ctx: Ctx, panes: Panes | None) -> Sender:
         return self.sender
+
+    def copy(self, n: int) -> Author:
+        return self if n == 0 else Peer(self.sender.from_, "")

@@ -60,7 +60,13 @@ def nothing_sent(ctx: Ctx, msg_id: str, what: str, e: OSError) -> StateError:
 
 
 def write_hold(
-    ctx: Ctx, who: Sender, to: Recipient, letter: Letter, msg_id: str, times: tuple[str, str]
+    ctx: Ctx,
+    who: Sender,
+    to: Recipient,
+    letter: Letter,
+    msg_id: str,
+    times: tuple[str, str],
+    batch: str = "",
 ) -> str:
     """A hold's record, written before its message is visible: a hold is never filed without it.
     Returns the record's path, for the roll-back should the message not be written."""
@@ -74,6 +80,7 @@ def write_hold(
         re=letter.re,
         expires=times[1],
         headline=letter.draft.headline,
+        batch=batch,
     )
     try:
         fs.make_dirs(ctx.store.holds)
@@ -119,7 +126,8 @@ def post(
         **(extra or {}),
     }
     body = letter.draft.body if letter.draft.body is not None else letter.draft.headline
-    hold = write_hold(ctx, who, to, letter, msg_id, (ids.iso(now), until)) if until else ""
+    batch = headers.get("batch", "")
+    hold = write_hold(ctx, who, to, letter, msg_id, (ids.iso(now), until), batch) if until else ""
     try:
         # Even a control kind is filed unread: it is filed `inline` only once its envelope is typed.
         write_message(ctx, to.mailbox, msg_id, render(headers, body))

@@ -83,9 +83,11 @@ def file_and_wake(
     *,
     no_wake: bool = False,
     no_submit: bool = False,
+    batch: str = "",
 ) -> Sent:
     """File `letter` for `target` as `author`, then wake the recipient its own way (none with
-    `no_wake`; typed and not submitted with `no_submit`)."""
+    `no_wake`; typed and not submitted with `no_submit`). `batch`: the broadcast this is one copy
+    of (`send/broadcast.py`), in its headers and its `id=` line."""
     from hail.store import conversation
 
     addr = parse_target(target)  # refused before anything is written, the binding included
@@ -104,9 +106,13 @@ def file_and_wake(
         session = native_first(ctx, tmux, wake_pane, to.mailbox, not no_submit)
     hands = Hands()
     verdict = None if session is not None else look_first(hands, tmux, wake_pane)  # dialog: exit 4
-    filed = post(ctx, who, to, letter, given_id=author.given_id, extra=thread.headers())
+    extra = {**thread.headers(), **({"batch": batch} if batch else {})}
+    filed = post(ctx, who, to, letter, given_id=author.given_id, extra=extra)
     pending = author.keeps_pending and letter.kind not in policy.CONTROL_KINDS and not quiet
-    _say_filed(filed, after_filing(ctx, who, to, filed.id, letter, (thread.is_reply, pending)))
+    troubles = after_filing(ctx, who, to, filed.id, letter, (thread.is_reply, pending))
+    _say_filed(filed, troubles, f" to={to.mailbox}" if batch else "")
+    if to.person:  # never typed: told on their terminals
+        return Sent(_tell_person(ctx, tmux, who, letter), filed)
     if quiet:
         note(quiet_note(to.mailbox))
         return Sent(0, filed)
@@ -133,8 +139,14 @@ def _identify(
     return tmux, who, to, None
 
 
-def _say_filed(filed: Filed, troubles: list[str]) -> None:
-    emit(f"id={filed.id}")
+def _tell_person(ctx: Ctx, tmux: Tmux | None, who: Sender, letter: Letter) -> int:
+    from hail.transport.person import tell
+
+    return tell(ctx, tmux, f"hail: {letter.kind} from {who.from_}", letter.draft.headline)
+
+
+def _say_filed(filed: Filed, troubles: list[str], tail: str = "") -> None:
+    emit(f"id={filed.id}{tail}")
     flush()  # the id is out before typing starts; a closed pipe does not stop the send
     for trouble in troubles:
         note(trouble)

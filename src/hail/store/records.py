@@ -42,6 +42,7 @@ class Hold:
         "_issued",
         "_issued_read",
         "_lapses",
+        "batch",
         "expires",
         "headline",
         "id",
@@ -66,6 +67,7 @@ class Hold:
         expires: str,
         headline: str,
         path: str,
+        batch: str = "",
     ) -> None:
         self.id = id
         self.kind = kind
@@ -77,6 +79,8 @@ class Hold:
         self.expires = expires
         self.headline = headline
         self.path = path
+        #: The broadcast this hold is one copy of ("" for a hold sent to one seat).
+        self.batch = batch
         self._issued: float | None = None
         self._issued_read = False
         self._lapses: float | None = None
@@ -127,11 +131,14 @@ def hold_text(
     re: str,
     expires: str,
     headline: str,
+    batch: str = "",
 ) -> str:
     pairs = [("id", msg_id), ("kind", "hold"), ("issuer", issuer), ("to", to), ("scope", scope)]
     pairs.append(("time", time))
     if re:
         pairs.append(("re", re))
+    if batch:
+        pairs.append(("batch", batch))
     pairs += [("expires", expires), ("headline", headline)]
     return render_record(pairs)
 
@@ -152,6 +159,7 @@ def read_hold(path: str) -> Hold | None:
         expires=r.get("expires", ""),
         headline=r.get("headline", ""),
         path=path,
+        batch=r.get("batch", ""),
     )
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hail import policy
 from hail.harnesses import registry
+from hail.harnesses.registry import agent_commands
 from hail.process.base import RUNTIMES
 from hail.process.choose import backend
 from hail.seat import seat_at
@@ -66,12 +67,6 @@ class Panes:
 
     def seat_names(self) -> set[str]:
         return {p.seat for p in self.panes if p.seat is not None}
-
-
-def agent_commands(env: Mapping[str, str]) -> list[str]:
-    """HAIL_AGENT_COMMANDS as a list; unset or blank means the agents hail knows (DEFAULT_AGENTS)."""
-    names = [n.strip() for n in env.get("HAIL_AGENT_COMMANDS", "").split(",") if n.strip()]
-    return names or list(DEFAULT_AGENTS)
 
 
 def process_name(text: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from hail import policy
 from hail.context import Ctx
 from hail.errors import SeatError, StateError
+from hail.reserved import PERSON
 from hail.seat import Addr, Seat, find_seat, is_plain_name, parse_target
 from hail.transport.tmux import SocketError, Tmux, TmuxError
 
@@ -24,7 +25,7 @@ class Recipient:
     """Where a send goes: the recipient mailbox, its seat, and the pane to wake (or why there is
     none)."""
 
-    __slots__ = ("found", "mailbox", "reason", "seat", "wake")
+    __slots__ = ("found", "mailbox", "person", "reason", "seat", "wake")
 
     def __init__(
         self,
@@ -33,6 +34,8 @@ class Recipient:
         wake: Pane | None,
         reason: str = "",
         found: Seat | None = None,
+        *,
+        person: bool = False,
     ) -> None:
         self.mailbox = mailbox
         self.seat = seat
@@ -40,6 +43,8 @@ class Recipient:
         self.reason = reason
         #: The seat a pane target was found in, for the send to bind (`route` binds nothing).
         self.found = found
+        #: The person's seat: told on their terminals, never typed into [docs/seats.md "The person"].
+        self.person = person
 
     def __repr__(self) -> str:
         return f"Recipient({self.mailbox!r}, {self.seat!r}, {self.wake!r}, {self.reason!r})"
@@ -195,6 +200,8 @@ def route(ctx: Ctx, arg: str, addr: Addr, tmux: Tmux | None, panes: Panes | None
     """Resolve a parsed target to a mailbox and a wake pane, with the one `Tmux` the send reached;
     exit 1 or 3 on errors [docs/seats.md "Routing a target"]. Nothing is written: a pane target's
     seat is on the route (`found`) for the send to bind."""
+    if addr.seat == PERSON and not addr.pane:
+        return Recipient(PERSON, PERSON, None, "the person's seat", person=True)
     if addr.sub:
         return _subseat_route(ctx, arg, addr, panes)
     if addr.pane:  # seat/%N

@@ -218,6 +218,17 @@ class Tmux:
 
     # --- writing --------------------------------------------------------------------------------
 
+    def clients(self) -> list[str]:
+        """The names of the clients attached to this server (a person's terminals)."""
+        out = self.run(["list-clients", "-F", "#{client_name}"])
+        return [line for line in out.split("\n") if line]
+
+    def show_message(self, client: str, text: str, millis: int) -> None:
+        """`text` on `client`'s message line for `millis` ms, shown as it is: `#` is doubled, so
+        tmux expands no format in it."""
+        literal = escape_last_semicolon(text.replace("#", "##"))
+        self.run(["display-message", "-c", client, "-d", str(millis), literal])
+
     def select(self, pane: str) -> None:
         """Make `pane` the active pane of its window, and that window its session's current one."""
         self.run(["select-window", "-t", pane, ";", "select-pane", "-t", pane])

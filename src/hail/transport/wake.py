@@ -1,6 +1,7 @@
 """Typing into an agent's pane: read the screen, and type only into an idle, empty composer.
 
-Nothing else in hail types into a pane. The message is already durable in the inbox when this
+Nothing else in hail types a message into a pane (the person's answer to a dialog, one key from
+`hail watch`, is `watch/dialogs.py`'s). The message is already durable in the inbox when this
 runs, so every other case types nothing and leaves it to the hooks: a busy agent gets it at its
 next tool call or when its turn ends, a person's draft is never touched, a screen hail does not
 know is never typed into. Text is typed once and never cleared or retyped: a retry would duplicate

@@ -1,5 +1,5 @@
-"""`hail watch` in a terminal: the full-screen, live, read-only view, drawn with Textual
-[docs/watch.md "Keys"].
+"""`hail watch` in a terminal: the full-screen, live view, drawn with Textual, and the person's
+actions from it [docs/watch.md "Keys", docs/watch.md "Acting"].
 
 Only the watch verb imports this module, and with it Textual: no hook, send or other verb pays for
 it. The rows come from `watch/model.py`, so the screen, `--once` and `--json` say the same.
@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -27,11 +28,14 @@ from hail import seat_rows
 from hail.context import Ctx
 from hail.errors import HailError, StateError
 from hail.output import shown
+from hail.reserved import PERSON
 from hail.seat_rows import SeatRow
-from hail.watch import keys, model, render
+from hail.watch import actions, dialogs, keys, model, render
+from hail.watch.actions import Draft
 from hail.watch.follow import Watch, check_state
 from hail.watch.page import Page
 from hail.watch.panes import jump
+from hail.watch.state import HoldState
 
 
 def text(cell: str, style: str = "") -> Text:
@@ -107,7 +111,7 @@ class WatchApp(App[None]):
     def draw(self, snap: model.Snapshot) -> None:
         self.snap = snap
         self._drawn = snap.now
-        self._set("#title", render.title(snap))
+        self._set("#title", title(snap))
         seats = self.query_one("#seats", DataTable)
         far = render.far_rows(snap)  # as `hail seats @<host>` last saw them
         self._heading(seats, f"Seats ({len(snap.seats)})" + (f" and {len(far)} far" if far else ""))
@@ -181,8 +185,9 @@ class WatchApp(App[None]):
 
     def _status(self) -> None:
         only = f"only {self.only} (a shows all) · " if self.only else ""
-        notice = f" · {self.notice}" if self.notice else ""
-        self._set("#status", f"{only}{keys.KEYS}{notice}")
+        # What the last action said comes first: the key list is clipped at the screen's edge.
+        notice = f"{self.notice} · " if self.notice else ""
+        self._set("#status", f"{only}{notice}{keys.KEYS}")
 
     def say(self, notice: str) -> None:
         self.notice = notice
@@ -256,6 +261,138 @@ class WatchApp(App[None]):
         self.only = seat
         self.notice = ""
         self.draw(self.looker.snapshot(time.time(), seat))
+
+    # --- acting as the person [docs/watch.md "Acting"] ------------------------------------------
+
+    def _act(self, what: str, work: Callable[[], str]) -> None:
+        """Run one action in a thread of its own, its line on the status line when it ends; the
+        view goes on drawing meanwhile."""
+        self.say(f"{what} …")
+
+        async def run() -> None:
+            self.say(await asyncio.to_thread(work))
+
+        self.run_worker(run(), group="act")
+
+    # The forms (Textual's inputs and text area) load at the first action, not at every start.
+
+    def _then_confirm(self, question: str, work: Callable[[], None]) -> None:
+        from hail.watch.forms import Confirm
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                work()
+            else:
+                self.say("nothing done")
+
+        self.push_screen(Confirm(question), answered)
+
+    def _send(self, draft: Draft | None) -> None:
+        if draft is None:
+            return
+        env = self.ctx.env
+
+        def go() -> None:
+            self._act(f"sending {draft.summary()}", lambda: actions.send(env, draft))
+
+        if draft.needs_confirming():
+            self._then_confirm(f"send {draft.summary()}?", go)
+        else:
+            go()
+
+    def action_write(self) -> None:
+        from hail.watch.forms import WriteForm
+
+        row = self._seat()
+        to = row.mailbox if row is not None else ""
+        self.push_screen(WriteForm(Draft(to, "fyi", "")), self._send)
+
+    def action_reply(self) -> None:
+        from hail.watch.forms import WriteForm
+
+        key = self._key_at(self.query_one("#messages", DataTable))
+        found = next((m for m in self.snap.messages if m.id == key), None) if self.snap else None
+        if found is None:
+            self.say("no message is highlighted to reply to")
+            return
+        to = found.reply or found.sender.split("/", 1)[0]
+        self.push_screen(WriteForm(Draft(to, "fyi", "", re=found.id)), self._send)
+
+    def action_holds(self) -> None:
+        from hail.watch.forms import HoldsPick
+
+        holds = self.snap.holds if self.snap is not None else ()
+        if not holds:
+            self.say("no hold is in effect")
+            return
+        self.push_screen(HoldsPick(holds), self._release)
+
+    def _release(self, hold: object) -> None:
+        if isinstance(hold, HoldState):
+            draft = actions.release_draft(hold.id, hold.to, hold.headline)
+            question = f"release hold {hold.id} ({hold.issuer} → {hold.to})?"
+            self._then_confirm(question, lambda: self._send(draft))
+
+    def action_nudge(self) -> None:
+        row = self._seat()
+        if row is None or self.snap is None or row not in self.snap.seats:
+            self.say("nudge wakes a seat of this machine: highlight one")
+            return
+        if row.seat == PERSON:
+            self.say("the person's mail is never typed: i reads it")
+            return
+        if not row.unread:
+            self.say(f"{row.mailbox} has no unread mail: nothing to nudge")
+            return
+        env, mailbox = self.ctx.env, row.mailbox
+        self._act(f"nudging {mailbox}", lambda: actions.nudge(env, mailbox))
+
+    def action_inbox(self) -> None:
+        env = self.ctx.env
+
+        async def run() -> None:
+            self.say("reading the person's inbox …")
+            done = await asyncio.to_thread(actions.inbox, env)
+            self.say(done.line("the person's inbox"))
+            if done.code == 0:
+                self.push_screen(Page("the person's inbox", shown(done.out)))
+
+        self.run_worker(run(), group="act")
+
+    def action_dialogs(self) -> None:
+        from hail.watch.forms import DialogsPick
+
+        panes = self.snap.tmux.panes if self.snap is not None and self.snap.tmux else ()
+        env = self.ctx.env
+
+        async def run() -> None:
+            found, why = await asyncio.to_thread(dialogs.waiting, env, panes)
+            if not found:
+                self.say(why or "no agent waits on a permission dialog")
+                return
+            self.push_screen(DialogsPick(found), self._answer)
+
+        self.run_worker(run(), group="act")
+
+    def _answer(self, picked: object) -> None:
+        if not isinstance(picked, tuple):
+            return
+        waiting, key = picked
+        word = dialogs.KEY_WORDS.get(key, key)
+        env = self.ctx.env
+        self._then_confirm(
+            f"send {word} to {waiting.heading()}, only if its dialog is still as shown?",
+            lambda: self._act(
+                f"answering {waiting.pane}", lambda: dialogs.answer(env, waiting, key)
+            ),
+        )
+
+
+def title(snap: model.Snapshot) -> str:
+    """The view's title line: `--once`'s, and the person's unread mail."""
+    box = next((b for b in snap.state.mailboxes if b.name == PERSON), None)
+    unread = len(box.unread) if box is not None else 0
+    return f"{render.title(snap)} — person: {unread} unread (i)"
 
 
 def run(ctx: Ctx, only: str | None) -> int:

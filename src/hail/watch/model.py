@@ -6,8 +6,9 @@ The model behind the screen, and its two plain forms: `--once` (one frame as tex
 `Watch` looks again only when the sweep says something changed, or when the panes are due. The
 full-screen view (`watch/app.py`) draws the same rows; nothing here imports it.
 
-Read-only: watch never claims, types, edits or removes anything; only a jump (the view's Enter)
-changes which pane tmux shows.
+Read-only: looking never claims, types, edits or removes anything; only a jump (the view's Enter)
+changes which pane tmux shows. The person's actions are the view's (`watch/actions.py`,
+`watch/dialogs.py`), each on a key of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from hail.seat_rows import Box, PaneRow, SeatRow
 from hail.store.conversation import seat_of_mailbox
 from hail.store.waits import blocking_path
 from hail.text import clip_value
+from hail.transport.screen import DIALOG
 from hail.watch.panes import TYPED, PaneState, TmuxState
 from hail.watch.state import HoldState, MessageState, StateView, WaitState
 
@@ -214,6 +216,11 @@ def _trouble(
     agents = [(agent_of(p), hooked.get(p.seat)) for p in panes if p.agent and p.seat]
     out += [t for a, h in agents if (t := diagnosis.silent(a, h, now)) is not None]
     out += [t for a, h in agents if (t := diagnosis.missing_waiter(a, h, now)) is not None]
+    out += [
+        diagnosis.waits_on_dialog(p.id, p.seat or "", p.agent)
+        for p in panes
+        if p.agent and p.state == DIALOG
+    ]
     return tuple(out)
 
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from hail import ids
 from hail.context import Ctx
 from hail.output import age, emit, table
+from hail.reserved import PERSON
 from hail.seat_rows import (
     COMPACTING,
     NEAR,
@@ -276,6 +277,19 @@ def to_json(snap: Snapshot) -> dict[str, object]:
             {"host": f.host, "seen": ids.iso(f.seen), "seats": [row_json(r) for r in f.rows]}
             for f in snap.far_seats
         ],
+        "person": person_json(snap),
+    }
+
+
+def person_json(snap: Snapshot) -> dict[str, object]:
+    """The person's seat as `--json` lists it [docs/watch.md "The person"]: its unread count, the
+    open asks to it (each also in `messages` and `open_asks`) and the shown messages to it."""
+    row = next((r for r in snap.seats if r.mailbox == PERSON), None)
+    return {
+        "mailbox": PERSON,
+        "unread": row.unread if row is not None else 0,
+        "open_asks": [m.id for m in snap.asks if m.to == PERSON],
+        "messages": [m.id for m in snap.messages if m.to == PERSON],
     }
 
 

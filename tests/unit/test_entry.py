@@ -1,0 +1,68 @@
+"""The hook line's own road through the entry point: the same call as the verb table's for every
+hook line setup writes, and the table's road for every other line [docs/hooks.md "Hook-path
+performance"]."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from hail import argv, entry
+from hail.harnesses import registry
+from hail.install.hook_table import hook_specs
+
+
+def by_table(args: list[str]) -> tuple[str, str]:
+    call = argv.parse(argv.VERB[args[0]], args[1:])
+    return str(call.text("format")), call.text("event") or "UserPromptSubmit"
+
+
+DELIVER_LINES = [
+    list(spec.args)
+    for harness in registry.NAMES
+    for spec in hook_specs(harness)
+    if spec.args[:1] == ("deliver",)
+]
+
+
+def test_every_harness_has_deliver_lines() -> None:
+    assert {line[2] for line in DELIVER_LINES} == set(registry.NAMES)
+
+
+@pytest.mark.parametrize("line", DELIVER_LINES, ids=" ".join)
+def test_a_hook_line_setup_writes_means_what_the_table_says(line: list[str]) -> None:
+    assert entry.hook_call(line) == by_table(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        ["deliver"],
+        ["deliver", "--format=claude"],
+        ["deliver", "--event", "Stop", "--format", "claude"],
+        ["deliver", "--format", "claude", "--event"],
+        ["deliver", "--format", "claude", "--event", "SessionStart"],
+        ["deliver", "--format", "nobody"],
+        ["deliver", "--format", "claude", "--help"],
+        ["deliver", "--format", "claude", "--event", "Stop", "extra"],
+        ["brief", "--hook"],
+        ["listen", "--format", "claude"],
+        ["worker", "ask", "deliver"],
+    ],
+    ids=" ".join,
+)
+def test_any_other_line_takes_the_tables_road(line: list[str]) -> None:
+    assert entry.hook_call(line) is None
+
+
+def test_a_hook_line_never_imports_the_verb_table() -> None:
+    code = (
+        "import sys\n"
+        "from hail.entry import parse\n"
+        "parse(['deliver', '--format', 'claude', '--event', 'PostToolUse'])\n"
+        "print(sorted(m for m in ('hail.argv', 'hail.verbs', 'hail.cli') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
