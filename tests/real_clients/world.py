@@ -4,7 +4,8 @@ servers, a scratch tmux server, and the clients started in it. ``close`` ends al
 Layout under the test's tmp dir::
 
     home/            HOME: ~/.claude.json, ~/.claude/settings.json, ~/.codex/config.toml,
-                     ~/.gemini/settings.json, ~/.config/opencode/ (opencode.json, plugins/)
+                     ~/.gemini/settings.json, ~/.config/opencode/ (opencode.json, plugins/),
+                     ~/.qwen/settings.json
     state/           XDG_STATE_HOME (hail's state root is state/hail)
     bin/hail         a link to the project's hail, so the clients' hooks find it on PATH
     boss/ worker/ shared/   seat directories (.hail-seat files)
@@ -34,6 +35,7 @@ from .clients import (
     write_codex_config,
     write_gemini_config,
     write_opencode_config,
+    write_qwen_config,
 )
 from .fake_http import FakeServer
 from .scratch_tmux import ClientTmux
@@ -134,6 +136,7 @@ class World:
         write_codex_config(self.home, projects, self.openai.url, probe)
         write_gemini_config(self.home, projects, probe, str(self.wait_tool))
         write_opencode_config(self.home / ".config", self.chat.url, self.probe_log)
+        write_qwen_config(self.home, self.chat.url, probe)
         self._tmux = ClientTmux(self.env, self.seat["boss"], ["bash", "--norc", "--noprofile"])
         self.boss_pane = self.tmux.first_pane
         if with_hail and setup:
@@ -224,7 +227,7 @@ class World:
     ) -> Agent:
         """Start a client in a seat; `env` adds to (or overrides) its environment. Codex starts
         with its daemon only when `daemon`."""
-        if client in ("codex", "opencode") and fake is not None:
+        if client in ("codex", "opencode", "qwen") and fake is not None:
             raise ValueError(f"{client} reads its server from its config file")
         agent = launch(
             self.tmux,
@@ -244,6 +247,7 @@ class World:
             "codex": self.openai,
             "gemini": self.gemini,
             "opencode": self.chat,
+            "qwen": self.chat,
         }.get(agent.client, self.anthropic)
 
     def hail(
