@@ -1,0 +1,159 @@
+"""Qwen Code 0.24.4 with hail's hooks installed by ``hail setup``, against the fake Chat Completions
+server (``fake_chat.py``), woken through its own cross-session socket (docs/transport.md "Qwen
+Code's door").
+
+One world for the module: two Qwen Code sessions started once (``boss`` asks, ``worker`` answers)
+and shared by every check, each leaving both idle for the next. Qwen runs in its default Auto mode:
+hail's rule ``Bash(hail *)`` (setup's) and the world's ``Bash(wait-release *)`` let the two commands
+the checks run pass without the classifier, whose call the fake answers with text, which Qwen takes
+as a refusal.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hail.install.formats.qwen_settings import ALLOW_RULE
+
+from .clients import Agent
+from .evidence import delivery_tokens, eventually, first_delivery
+from .test_busy import BUSY_NOTE, assert_nothing_typed
+from .world import WAIT_TOOL, World
+
+WOKEN = "hail: woken: Qwen Code in {pane} takes it in a turn of its own; nothing typed\n"
+
+
+class Qwen:
+    """The module's world and its two sessions."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.worker = self.idle(world.start("qwen"))
+        self.boss = self.idle(world.start("qwen", seat="boss"))
+
+    def idle(self, agent: Agent) -> Agent:
+        eventually(lambda: agent.is_ready() or None, f"qwen in {agent.pane} is idle", timeout=60)
+        return agent
+
+
+@pytest.fixture(scope="module")
+def qwen(tmp_path_factory: pytest.TempPathFactory, client_bin: Path) -> Iterator[Qwen]:
+    world = World(tmp_path_factory.mktemp("qwen") / "rc", client_bin)
+    try:
+        yield Qwen(world)
+    finally:
+        print("\n" + world.report())
+        leftovers = world.close()
+    assert not leftovers, f"processes outlived the tests (killed): {leftovers}"
+
+
+def test_setup_writes_the_hooks_and_hails_permission_rule(qwen: Qwen) -> None:
+    world = qwen.world
+    settings = json.loads((world.home / ".qwen" / "settings.json").read_text())
+    commands = [
+        h["command"] for groups in settings["hooks"].values() for g in groups for h in g["hooks"]
+    ]
+    for args in ("deliver --format qwen", "brief --hook --format qwen"):
+        assert any(c.endswith(f"/hail {args}") for c in commands), commands
+    assert any("probe_hook.py" in c for c in commands), "the user's own hooks stay"
+    assert ALLOW_RULE in settings["permissions"]["allow"]
+    assert "Bash(wait-release *)" in settings["permissions"]["allow"], "the user's rule stays"
+    doctor = world.hail(["doctor"], cwd=world.root)
+    assert f"ok   Qwen Code hooks and {ALLOW_RULE} current" in doctor.out, doctor
+
+
+def test_seats_names_qwen_and_its_door(qwen: Qwen) -> None:
+    seats = qwen.world.hail(["seats"])
+    assert seats.rc == 0, seats
+    row = next(line for line in seats.out.splitlines() if qwen.worker.pane in line)
+    assert f"{qwen.worker.pane}:qwen " in row and " door " in row, seats.out
+
+
+def test_an_idle_qwen_gets_the_body_with_nothing_typed(qwen: Qwen) -> None:
+    world, agent = qwen.world, qwen.worker
+    before = len(world.chat.turns())
+    sent_at = time.time()
+    sent = world.send("worker", "please review the parser change", "BODY-QW-1 src/parse.py")
+    sent_done = time.time()
+    assert sent.rc == 0, sent
+    assert sent.err == WOKEN.format(pane=agent.pane), sent
+    turn = eventually(lambda: first_delivery(world.chat, sent.id), "the body reached the model")
+    print(
+        f"FIGURE idle qwen: {turn['t'] - sent_at:.2f} s from send to model (the send "
+        f"{sent_done - sent_at:.2f} s, then {turn['t'] - sent_done:.2f} s to the request)"
+    )
+    assert world.chat.turns().index(turn) == before, "a new turn, started by the socket"
+    assert "BODY-QW-1 src/parse.py" in turn["user_text"]
+    assert 'origin="own-process"' in turn["user_text"], "the hooks' own token opened the socket"
+    assert_nothing_typed(agent, sent.id)
+    qwen.idle(agent)
+    assert len(delivery_tokens(world.chat, sent.id)) == 1, "delivered exactly once"
+    assert world.hail(["sent", sent.id]).out.startswith("injected ")
+
+
+def test_a_busy_qwen_gets_the_body_once_at_its_next_tool_call(qwen: Qwen) -> None:
+    world, agent = qwen.world, qwen.worker
+    release = world.root / "release-qw"
+    world.tmux.submit(agent.pane, f"RUN_CMD {WAIT_TOOL} {release}")
+    eventually(lambda: agent.is_busy() or None, "qwen is busy")
+    eventually(lambda: "wait-release" in agent.screen() or None, "the tool runs")
+    sent_at = time.time()
+    sent = world.send("worker", "a question during your tool", "BODY-QW-TOOL")
+    assert sent.rc == 0, sent
+    assert sent.err == BUSY_NOTE, sent
+    time.sleep(1)
+    assert_nothing_typed(agent, sent.id)
+    release.touch()
+    turn = eventually(lambda: first_delivery(world.chat, sent.id), "the body reached the model")
+    print(f"FIGURE tool qwen: {turn['t'] - sent_at:.2f} s from send to model (1 s held)")
+    assert turn["tool_result"] is not None and "BODY-QW-TOOL" in turn["tool_result"]
+    qwen.idle(agent)
+    assert len(delivery_tokens(world.chat, sent.id)) == 1, "delivered exactly once"
+
+
+def test_a_reply_from_qwen_wakes_its_asker_and_hail_runs_unasked(qwen: Qwen) -> None:
+    """The worker's model answers with `hail boss fyi --re …` in its shell tool: Qwen's classifier
+    and dialog never stop it (setup's rule), and the answer wakes the boss's Qwen."""
+    world = qwen.world
+    sent = world.send("worker", "ANSWER_HAIL is the parser change safe to land?")
+    assert sent.rc == 0, sent
+    answer = eventually(
+        lambda: next(
+            (
+                t
+                for t in world.chat.turns()
+                if f"FAKE-ANSWER: GO for {sent.id}" in str(t["user_text"])
+            ),
+            None,
+        ),
+        "the answer woke the boss's session",
+        timeout=60,
+    )
+    assert 'origin="own-process"' in answer["user_text"]
+    assert "Allow execution of" not in qwen.worker.screen()
+    qwen.idle(qwen.worker)
+    qwen.idle(qwen.boss)
+    receipt = world.hail(["sent", sent.id])
+    assert receipt.out.startswith("injected ") and " replied " in receipt.out, receipt
+
+
+def test_a_persons_draft_is_kept_and_the_body_arrives(qwen: Qwen) -> None:
+    world, agent = qwen.world, qwen.worker
+    draft = "HALFDRAFT please refactor the"
+    world.tmux.cmd("send-keys", "-t", agent.pane, "-l", "--", draft)
+    eventually(lambda: draft in agent.screen() or None, "the draft is drawn")
+    sent = world.send("worker", "a question over a draft", "BODY-QW-DRAFT")
+    assert sent.rc == 0, sent
+    assert sent.err == WOKEN.format(pane=agent.pane), sent
+    eventually(lambda: first_delivery(world.chat, sent.id), "the body reached the model")
+    eventually(lambda: len(agent.hook_calls("Stop")) and agent.screen(), "the turn ended")
+    time.sleep(1)
+    composer = [line for line in agent.screen().splitlines() if line.startswith("> ")]
+    assert composer and draft in composer[-1], agent.screen()
+    assert not any(draft in p for p in agent.prompts()), "the draft was never submitted"
+    assert len(delivery_tokens(world.chat, sent.id)) == 1
