@@ -210,7 +210,7 @@ def hook_env(socket_path: str) -> dict[str, str]:
 
 def test_a_hook_of_the_session_records_its_door_as_a_private_file(ctx: Ctx) -> None:
     env = hook_env(f"/run/user/1/qwen-socks/{os.getppid()}.sock")
-    records.note(Hook(ctx.store, ctx.procs(), env), "worker@%3", "SessionStart", b"")
+    records.note(Hook(ctx.store, ctx.procs, env), "worker@%3", "SessionStart", b"")
     (door,) = records.doors(ctx.store, "worker@%3")
     assert (door.pid, door.seat, door.pane, door.token) == (os.getppid(), "worker", "%3", TOKEN)
     assert door.mailboxes() == ["worker", "worker@%3"]
@@ -222,5 +222,5 @@ def test_a_hook_of_the_session_records_its_door_as_a_private_file(ctx: Ctx) -> N
 def test_a_hail_the_agent_runs_in_its_shell_records_nothing(ctx: Ctx) -> None:
     """Qwen's shell tool hands its commands the same variables, with the shell as the parent."""
     env = hook_env("/run/user/1/qwen-socks/1.sock")
-    records.note(Hook(ctx.store, ctx.procs(), env), "worker", "UserPromptSubmit", b"")
+    records.note(Hook(ctx.store, ctx.procs, env), "worker", "UserPromptSubmit", b"")
     assert records.doors(ctx.store) == []

@@ -219,7 +219,7 @@ def note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes)
     try:
         from hail.store.presence.base import Hook
 
-        note(Hook(ctx.store, ctx.procs(), ctx.env), mailbox, event, payload)
+        note(Hook(ctx.store, ctx.procs, ctx.env), mailbox, event, payload)
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)
 

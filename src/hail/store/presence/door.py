@@ -127,16 +127,17 @@ def note_door(hook: Hook, mailbox: str, session: str) -> None:
     seat = mailbox.split("@", 1)[0]
     path = os.path.join(base.directory(hook.store), f"{PREFIX}{pid}")
     old = read_door(path)
-    start = hook.procs.start(pid)
     pane, server = env.get("TMUX_PANE", ""), base.tmux_server(env)
-    door = Door(pid, start, seat, session, socket, token, pane, server)
-    text = door.text()
-    if old is not None and old.text() == text:
-        return
+    door = Door(
+        pid, old.start if old is not None else "", seat, session, socket, token, pane, server
+    )
+    if old is not None and old.text() == door.text():
+        return  # the same process: another one under this pid was handed another token
+    door.start = hook.procs.start(pid)
     for ended in doors(hook.store, seat):
         if ended.pid != pid and not ended.runs(hook.procs):
             fs.remove_quietly(os.path.join(base.directory(hook.store), f"{PREFIX}{ended.pid}"))
-    base.write(hook.store, f"{PREFIX}{pid}", text)
+    base.write(hook.store, f"{PREFIX}{pid}", door.text())
 
 
 def note(hook: Hook, mailbox: str, event: str, payload: bytes) -> None:
