@@ -12,6 +12,7 @@ as a refusal.
 from __future__ import annotations
 
 import json
+import statistics
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,26 +75,39 @@ def test_seats_names_qwen_and_its_door(qwen: Qwen) -> None:
     assert f"{qwen.worker.pane}:qwen " in row and " door " in row, seats.out
 
 
-def test_an_idle_qwen_gets_the_body_with_nothing_typed(qwen: Qwen) -> None:
+def wake_idle(qwen: Qwen, n: int) -> tuple[float, float]:
+    """The n-th send into the idle worker: seconds from its start to the model request that
+    carried the body, and the send's own; delivered once, nothing typed, its receipt `injected`."""
     world, agent = qwen.world, qwen.worker
     before = len(world.chat.turns())
-    sent_at = time.time()
-    sent = world.send("worker", "please review the parser change", "BODY-QW-1 src/parse.py")
-    sent_done = time.time()
+    started = time.time()
+    sent = world.send("worker", f"please review the parser change ({n})", f"BODY-QW-{n} src/p.py")
+    done = time.time()
     assert sent.rc == 0, sent
     assert sent.err == WOKEN.format(pane=agent.pane), sent
     turn = eventually(lambda: first_delivery(world.chat, sent.id), "the body reached the model")
-    print(
-        f"FIGURE idle qwen: {turn['t'] - sent_at:.2f} s from send to model (the send "
-        f"{sent_done - sent_at:.2f} s, then {turn['t'] - sent_done:.2f} s to the request)"
-    )
     assert world.chat.turns().index(turn) == before, "a new turn, started by the socket"
-    assert "BODY-QW-1 src/parse.py" in turn["user_text"]
+    assert f"BODY-QW-{n} src/p.py" in turn["user_text"]
     assert 'origin="own-process"' in turn["user_text"], "the hooks' own token opened the socket"
     assert_nothing_typed(agent, sent.id)
     qwen.idle(agent)
+    time.sleep(1.0)  # idle a moment, as between a peer's sends
     assert len(delivery_tokens(world.chat, sent.id)) == 1, "delivered exactly once"
     assert world.hail(["sent", sent.id]).out.startswith("injected ")
+    return turn["t"] - started, done - started
+
+
+def test_an_idle_qwen_gets_the_body_with_nothing_typed(qwen: Qwen) -> None:
+    """The first send reaches a session that has had no prompt; three more the same session, idle
+    after a turn, as docs/performance.md "Send to model, per client" measures the others."""
+    first, first_send = wake_idle(qwen, 0)
+    totals, sends = zip(*(wake_idle(qwen, n) for n in range(1, 4)), strict=True)
+    print(
+        f"FIGURE send-to-model qwen: first (no prompt yet) {first:.2f} s (the send {first_send:.2f}"
+        f" s); then median {statistics.median(totals):.2f} s of 3 (each "
+        f"{', '.join(f'{t:.2f}' for t in totals)}); the send's own: median "
+        f"{statistics.median(sends) * 1000:.0f} ms"
+    )
 
 
 def test_a_busy_qwen_gets_the_body_once_at_its_next_tool_call(qwen: Qwen) -> None:
