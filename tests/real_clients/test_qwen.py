@@ -110,6 +110,18 @@ def test_an_idle_qwen_gets_the_body_with_nothing_typed(qwen: Qwen) -> None:
     )
 
 
+def test_a_sub_seat_of_its_pane_is_woken_through_its_door(qwen: Qwen) -> None:
+    world, agent = qwen.world, qwen.worker
+    sub = f"worker@{agent.pane}"
+    sent = world.send(sub, "a question for this pane", "BODY-QW-SUB")
+    assert sent.rc == 0, sent
+    assert sent.err == WOKEN.format(pane=agent.pane), sent
+    turn = eventually(lambda: first_delivery(world.chat, sent.id), "the body reached the model")
+    assert "BODY-QW-SUB" in turn["user_text"]
+    qwen.idle(agent)
+    assert len(delivery_tokens(world.chat, sent.id)) == 1, "delivered exactly once"
+
+
 def test_a_busy_qwen_gets_the_body_once_at_its_next_tool_call(qwen: Qwen) -> None:
     world, agent = qwen.world, qwen.worker
     release = world.root / "release-qw"
