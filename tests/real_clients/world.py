@@ -169,6 +169,8 @@ class World:
 
     def processes(self) -> list[tuple[int, list[str]]]:
         """Every live process whose environment names this world's HOME, with its arguments."""
+        if not Path("/proc").is_dir():
+            return [(pid, line.split()) for pid, line in self.ps_environments()]
         marker = f"HOME={self.home}".encode()
         found: list[tuple[int, list[str]]] = []
         for entry in Path("/proc").iterdir():
@@ -321,10 +323,29 @@ class World:
             fake.stop()
         return self.reap_leftovers()
 
+    def ps_environments(self) -> list[tuple[int, str]]:
+        """Where there is no /proc (macOS): each process whose environment, as `ps -E` appends it
+        to its command line, names this world's HOME (arguments split at spaces)."""
+        out = subprocess.run(
+            ["ps", "-A", "-E", "-ww", "-o", "pid=,command="],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+        marker = f" HOME={self.home} "
+        found: list[tuple[int, str]] = []
+        for line in out.splitlines():
+            pid, _, rest = line.strip().partition(" ")
+            if pid.isdigit() and int(pid) != os.getpid() and marker in f" {rest} ":
+                found.append((int(pid), rest))
+        return found
+
     def reap_leftovers(self) -> list[int]:
         marker = f"HOME={self.home}".encode()
         found: list[int] = []
-        for entry in Path("/proc").iterdir():
+        if not Path("/proc").is_dir():
+            found = [pid for pid, _ in self.ps_environments()]
+        for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
             if not entry.name.isdigit() or int(entry.name) == os.getpid():
                 continue
             try:
