@@ -168,6 +168,24 @@ def test_a_reply_from_qwen_wakes_its_asker_and_hail_runs_unasked(qwen: Qwen) -> 
     assert receipt.out.startswith("injected ") and " replied " in receipt.out, receipt
 
 
+def test_a_dialog_holds_the_send_and_nothing_is_typed(qwen: Qwen) -> None:
+    """A command Qwen was not allowed goes to its classifier, whose call the fake answers with
+    text: Qwen asks the person instead. A send then types nothing and says so (exit 5); the tool's
+    PostToolUse brings the body once the person allows it."""
+    world, agent = qwen.world, qwen.worker
+    world.tmux.submit(agent.pane, "RUN_CMD touch qwen-dialog-file")
+    eventually(lambda: "Allow execution of" in agent.screen() or None, "Qwen asks the person")
+    sent = world.send("worker", "a question during a dialog", "BODY-QW-DIALOG")
+    assert sent.rc == 5, sent
+    assert f"a dialog in {agent.pane} holds its turn" in sent.err, sent
+    assert_nothing_typed(agent, sent.id)
+    world.tmux.cmd("send-keys", "-t", agent.pane, "Enter")  # 1. Yes, allow once
+    turn = eventually(lambda: first_delivery(world.chat, sent.id), "the body came with the tool")
+    assert turn["tool_result"] is not None and "BODY-QW-DIALOG" in turn["tool_result"]
+    qwen.idle(agent)
+    assert len(delivery_tokens(world.chat, sent.id)) == 1
+
+
 def test_a_persons_draft_is_kept_and_the_body_arrives(qwen: Qwen) -> None:
     world, agent = qwen.world, qwen.worker
     draft = "HALFDRAFT please refactor the"
