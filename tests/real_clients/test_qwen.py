@@ -68,11 +68,14 @@ def test_setup_writes_the_hooks_and_hails_permission_rule(qwen: Qwen) -> None:
     assert f"ok   Qwen Code hooks and {ALLOW_RULE} current" in doctor.out, doctor
 
 
-def test_seats_names_qwen_and_its_door(qwen: Qwen) -> None:
+def test_seats_and_watch_name_qwen_and_its_door(qwen: Qwen) -> None:
     seats = qwen.world.hail(["seats"])
     assert seats.rc == 0, seats
     row = next(line for line in seats.out.splitlines() if qwen.worker.pane in line)
     assert f"{qwen.worker.pane}:qwen " in row and " door " in row, seats.out
+    watch = qwen.world.hail(["watch", "--once"])
+    assert watch.rc == 0, watch
+    assert f"{qwen.worker.pane}:qwen" in watch.out and "door" in watch.out, watch.out
 
 
 def wake_idle(qwen: Qwen, n: int) -> tuple[float, float]:
