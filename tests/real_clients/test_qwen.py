@@ -204,3 +204,24 @@ def test_a_persons_draft_is_kept_and_the_body_arrives(qwen: Qwen) -> None:
     assert composer and draft in composer[-1], agent.screen()
     assert not any(draft in p for p in agent.prompts()), "the draft was never submitted"
     assert len(delivery_tokens(world.chat, sent.id)) == 1
+
+
+def test_a_message_qwen_holds_is_typed_instead_and_never_said_woken(qwen: Qwen) -> None:
+    """With `agents.crossSessionInbound` `hold` (read again by the running session), Qwen holds
+    even its own processes' messages for /peers: the send gives the body back and types the
+    envelope into the idle, empty composer, whose prompt hook delivers it once."""
+    world, agent = qwen.world, qwen.boss
+    path = world.home / ".qwen" / "settings.json"
+    settings = json.loads(path.read_text())
+    settings["agents"] = {"crossSessionInbound": "hold"}
+    path.write_text(json.dumps(settings, indent=2) + "\n")
+    time.sleep(2)  # Qwen notices the change to its settings
+    sent = world.hail(
+        ["boss", "ask", "a question Qwen holds"], cwd=world.seat["worker"], pane=qwen.worker.pane
+    )
+    assert sent.rc == 0, sent
+    assert "Qwen Code holds it for a person to review in /peers; typing instead" in sent.err
+    assert "woken" not in sent.err and f"typed: into {agent.pane}" in sent.err, sent
+    turn = eventually(lambda: first_delivery(world.chat, sent.id), "the typed envelope's hook")
+    assert "a question Qwen holds" in turn["user_text"]
+    qwen.idle(agent)
