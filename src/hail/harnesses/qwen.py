@@ -19,6 +19,10 @@ HARNESS = Harness(
     shared_events=True,
     brief_as_hook_json=True,
     next_step="a new session picks it up",
+    receive_help=(
+        "Qwen Code runs them with --format qwen; a send wakes its idle session through its own\n"
+        "cross-session socket, the frames themselves as the message."
+    ),
     screen=Screen(
         # `>` at column 0 (history lines are `  > `), between two rules; a draft ends in U+200B.
         shape="rule_framed",
