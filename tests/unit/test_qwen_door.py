@@ -25,6 +25,9 @@ from hail.transport.resolve import Recipient
 from hail.transport.routes.base import NotWoken
 from hail.transport.routes.decision import Wake
 from hail.transport.routes.door import DoorSession, judged
+from tests.unit.test_wake_decision import ctx
+
+__all__ = ["ctx"]  # the fixture: a scratch state, shared with the wake decision's tests
 
 TOKEN = "ab" * 32
 SESSION = "8e016be8-5b48-4c13-ad22-1f5326ae64ac"
@@ -135,14 +138,6 @@ def test_only_delivered_wakes_and_no_receipt_types_nothing() -> None:
     with pytest.raises(NotWoken) as e:
         judged("")
     assert e.value.verb == "woken" and "may arrive twice" in e.value.reason
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> Ctx:
-    env = {"HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "state")}
-    found = Ctx.from_env(env)
-    found.store.ensure()
-    return found
 
 
 def posted(ctx: Ctx, msg_id: str = "1204T120000-abcd") -> str:
