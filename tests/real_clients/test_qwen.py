@@ -23,7 +23,7 @@ from hail.install.formats.qwen_settings import ALLOW_RULE
 
 from .clients import Agent
 from .evidence import delivery_tokens, eventually, first_delivery
-from .test_busy import BUSY_NOTE, assert_nothing_typed
+from .test_busy import BUSY_NOTE, assert_nothing_typed, hold_a_turn
 from .world import WAIT_TOOL, World
 
 WOKEN = "hail: woken: Qwen Code in {pane} takes it in a turn of its own; nothing typed\n"
@@ -141,6 +141,21 @@ def test_a_busy_qwen_gets_the_body_once_at_its_next_tool_call(qwen: Qwen) -> Non
     turn = eventually(lambda: first_delivery(world.chat, sent.id), "the body reached the model")
     print(f"FIGURE tool qwen: {turn['t'] - sent_at:.2f} s from send to model (1 s held)")
     assert turn["tool_result"] is not None and "BODY-QW-TOOL" in turn["tool_result"]
+    qwen.idle(agent)
+    assert len(delivery_tokens(world.chat, sent.id)) == 1, "delivered exactly once"
+
+
+def test_a_busy_qwen_gets_the_body_once_when_its_turn_ends(qwen: Qwen) -> None:
+    world, agent = qwen.world, qwen.worker
+    hold_a_turn(world, agent, "HOLD_TEXT then answer")
+    sent_at = time.time()
+    sent = world.send("worker", "a question while you answer", "BODY-QW-STOP")
+    assert sent.rc == 0, sent
+    assert sent.err == BUSY_NOTE, sent
+    world.chat.release()
+    turn = eventually(lambda: first_delivery(world.chat, sent.id), "the body reached the model")
+    print(f"FIGURE turn-end qwen: {turn['t'] - sent_at:.2f} s from send to model")
+    assert turn["user_text"].startswith("hail: 1 peer message"), "Stop's reason, as a user message"
     qwen.idle(agent)
     assert len(delivery_tokens(world.chat, sent.id)) == 1, "delivered exactly once"
 
