@@ -12,6 +12,7 @@ as a refusal.
 from __future__ import annotations
 
 import json
+import re
 import statistics
 import time
 from collections.abc import Iterator
@@ -158,6 +159,10 @@ def test_a_busy_qwen_gets_the_body_once_when_its_turn_ends(qwen: Qwen) -> None:
     assert turn["user_text"].startswith("hail: 1 peer message"), "Stop's reason, as a user message"
     qwen.idle(agent)
     assert len(delivery_tokens(world.chat, sent.id)) == 1, "delivered exactly once"
+    # Its typed prompts recorded the agent: its gauge reads the transcript's usage and window.
+    seats = world.hail(["seats"])
+    row = next(line for line in seats.out.splitlines() if f"{agent.pane}:qwen" in line)
+    assert re.search(r" \d+k \d+% ", row), seats.out
 
 
 def test_a_reply_from_qwen_wakes_its_asker_and_hail_runs_unasked(qwen: Qwen) -> None:
