@@ -29,6 +29,8 @@ def test_a_claude_without_a_waiter_and_a_codex_without_a_thread_are_noted(
 ) -> None:
     ctx = _ctx(tmp_path)
     _hooked(ctx, "a")  # a Claude Code that ran no hook at all is silent instead (its own line)
+    assert not any(n.startswith("qwen") for n in _native_route_notes(ctx, _panes(agents)))
+    _hooked(ctx, "e")  # so is a Qwen Code
     notes = _native_route_notes(ctx, _panes(agents))
     assert notes == [
         "claude in %1 (seat a) has no live waiter (hail listen): a send can only type into it:"
@@ -81,7 +83,7 @@ def test_a_thread_of_another_tui_does_not_count(tmp_path: Path, agents: dict[str
     Path(presence_base.directory(ctx.store), f"codex-{other.id}").write_text(other.text())
     _hooked(ctx, "a")
     notes = _native_route_notes(ctx, _panes(agents))
-    assert len(notes) == 3 and notes[1].startswith("codex in %2 (seat b): its thread is unknown")
+    assert len(notes) == 2 and notes[1].startswith("codex in %2 (seat b): its thread is unknown")
 
 
 def _hooked(ctx: Ctx, seat: str) -> None:

@@ -144,7 +144,11 @@ class DoorRoute(Route):
         ]
 
     def notes(self, ctx: Ctx, pane: Pane, started: float) -> list[str]:
-        """A Qwen Code whose socket no hook of hail's recorded: sends type into it."""
+        """A Qwen Code whose hooks ran since it started but recorded no socket (one that ran none
+        is silent instead: `diagnosis`, its own line): sends type into it."""
+        hooked = ctx.store.mailbox(pane.seat or "").hooked_at()
+        if hooked is None or hooked < started:
+            return []
         if self.find(ctx, pane, pane.seat or "") is not None:
             return []
         return [
