@@ -15,6 +15,7 @@ NAMES = (
     "codex_rule",
     "gemini_settings",
     "opencode_plugin",
+    "qwen_settings",
 )
 
 
