@@ -4,8 +4,8 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 
 venv := justfile_directory() / ".venv/bin"
 # what a macOS-shaped run covers (docs/real-clients.md "macOS-shaped runs")
-macos_shaped_tests := "tests/unit/test_macos_shape.py tests/unit/test_presence.py tests/unit/test_stop_guard.py tests/unit/test_route_notes.py tests/cli tests/scenarios"
-macos_shaped_real := "tests/real_clients/test_native_wake.py tests/real_clients/test_busy.py tests/real_clients/test_dialog.py"
+macos_shaped_tests := "tests/unit/test_macos_shape.py tests/unit/test_presence.py tests/unit/test_stop_guard.py tests/unit/test_route_notes.py tests/unit/test_qwen_door.py tests/cli tests/scenarios"
+macos_shaped_real := "tests/real_clients/test_native_wake.py tests/real_clients/test_busy.py tests/real_clients/test_dialog.py tests/real_clients/test_qwen.py"
 export PATH := venv + ":" + env_var("PATH")
 
 # the gate: format, lint, types, tests, tmux scenarios, Nix checks, benchmark

@@ -137,8 +137,9 @@ in
           Whether each activation runs `hail setup --yes` for the agent
           configurations Home Manager does not own (~/.claude/settings.json,
           ~/.codex/config.toml, ~/.gemini/settings.json, opencode's plugin,
-          each where its directory exists; Gemini CLI's always, as Home
-          Manager has no module for it): the merge a user would run by hand, which
+          ~/.qwen/settings.json, each where its directory exists; Gemini
+          CLI's and Qwen Code's always, as Home Manager has no module for
+          them): the merge a user would run by hand, which
           keeps every other hook and setting, backs the file up before
           changing it and changes nothing when the hooks are current. It runs
           after Home Manager wrote its files, prints nothing unless it fails,

@@ -16,7 +16,7 @@ directory as its working directory.
 
 Modes:
   (default)  small state, every case, a table of medians and ratios against the targets;
-  --check    the gate of `just check`: the eight hook cases on the small state, mean CPU time over
+  --check    the gate of `just check`: the hook cases on the small state, mean CPU time over
              at least 30 runs each, `ok|SLOW  <verb>  <ratio>x`, exit 1 past BENCH_FACTOR (2.0);
   --full     small and large state, more runs, plus `seats` and `doctor` with 1 000 seats;
   --imports  the slowest imports of each case (`-X importtime`), largest first;
@@ -344,6 +344,12 @@ _COMMON = (
     '"session_id":"6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f",'
     '"transcript_path":"/home/u/.claude/projects/-home-u-src-app/6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f.jsonl",'
 )
+QWEN_SESSION = "90698993-fa70-4177-a676-3f069a807528"
+# What Qwen Code sends on stdin instead [docs/hooks.md "Qwen Code"].
+_QWEN_COMMON = (
+    f'"session_id":"{QWEN_SESSION}",'
+    f'"transcript_path":"/home/u/.qwen/projects/-home-u-src-app/chats/{QWEN_SESSION}.jsonl",'
+)
 PROMPT_PAYLOAD = (
     "{" + _COMMON + '"cwd":"{cwd}","hook_event_name":"UserPromptSubmit",'
     '"prompt":"run the tests and fix what fails","prompt_id":"p-0193","permission_mode":"default"}'
@@ -396,7 +402,8 @@ class Case:
     target: float | None  # ratio to the baseline, or None
     check: Callable[[Result], str | None]  # None when the output is as expected, else why not
     payload: str | None = None
-    hook: bool = False  # one of the eight cases `--check` gates
+    hook: bool = False  # one of the cases `--check` gates
+    env: dict[str, str] | None = None  # what the harness adds to its hooks' environment
     after: Callable[[Result], None] | None = None  # undo what the run changed
     limit_ms: float | None = None  # an absolute wall-time bound instead of a ratio
     optional: bool = False  # a failing optional case is reported and left out, not fatal
@@ -454,8 +461,9 @@ AGENT_RECORD = "presence/agent-6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f"
 
 
 def hook_cases(world: World, hail: str) -> list[Case]:
-    """The eight cases `just check` gates, in one state: Claude Code's hooks, and Copilot CLI's
-    prompt hook (its seat from the payload's `cwd`) and permission answer."""
+    """The cases `just check` gates, in one state: Claude Code's hooks, Qwen Code's prompt and tool
+    hooks, which also keep its session's socket on record (`store/presence/door.py`), and Copilot
+    CLI's prompt hook (its seat from the payload's `cwd`) and permission answer."""
 
     def forget_task(_: Result) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -544,6 +552,40 @@ def hook_cases(world: World, hail: str) -> list[Case]:
             expect_text(0, "read "),
             hook=True,
         ),
+        *qwen_cases(world, hail),
+    ]
+
+
+def qwen_env() -> dict[str, str]:
+    """What Qwen Code hands its hooks: its session's socket (named after the session process,
+    which is this process: it spawns hail itself), the child token and the session id."""
+    return {
+        "QWEN_CODE_MESSAGING_SOCKET": f"/run/user/1000/qwen-socks/{os.getpid()}.sock",
+        "QWEN_CODE_MESSAGING_TOKEN": "c0ffee" * 10 + "c0ff",
+        "QWEN_CODE_SESSION_ID": QWEN_SESSION,
+        "TMUX_PANE": "%7",
+    }
+
+
+def qwen_cases(world: World, hail: str) -> list[Case]:
+    """Qwen Code's prompt and tool hooks: Claude Code's payloads under its own transcript path."""
+    env = qwen_env()
+    return [
+        Case(
+            f"deliver --format qwen{event}",
+            world,
+            BENCH,
+            [hail, "deliver", "--format", "qwen", *argv],
+            1.3,
+            expect_code(0, empty=True),
+            payload=payload.replace(_COMMON, _QWEN_COMMON),
+            hook=True,
+            env=env,
+        )
+        for event, argv, payload in (
+            ("", [], PROMPT_PAYLOAD),
+            (" --event PostToolUse", ["--event", "PostToolUse"], TOOL_PAYLOAD),
+        )
     ]
 
 
@@ -880,7 +922,8 @@ def env_for(case: Case, env: dict[str, str]) -> dict[str, str]:
     """The children of a case see the HOME and state of its world."""
     if case.world is None:
         return env
-    return {**env, "HOME": str(case.world.home), "XDG_STATE_HOME": str(case.world.state_home)}
+    homes = {"HOME": str(case.world.home), "XDG_STATE_HOME": str(case.world.state_home)}
+    return {**env, **homes, **(case.env or {})}
 
 
 def run_check(runner: Runner, baseline: Case, cases: Sequence[Case], runs: int) -> int:

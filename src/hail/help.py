@@ -21,7 +21,7 @@ def _hook_lines() -> str:
         " session, nothing typed)",
     ]
     for h in harnesses:
-        if h.shared_events:
+        if h.shared_events and not h.receive_help:
             continue
         if h.receive_help:
             lines.append(h.receive_help)

@@ -94,6 +94,10 @@ WAKE_GRACE_SECONDS = 10.0
 #: this (the whole conversation with the daemon, or the command) the send types instead, or, once
 #: the daemon was asked to queue, exits 5 with nothing typed.
 CODEX_QUEUE_TIMEOUT = 10.0
+#: Qwen Code's receipt for a message on its cross-session socket came 0.03–0.22 s after the send on
+#: the pinned Qwen Code: past this (the connection, the send and the receipt together) the send
+#: gives the message back to the hooks and exits 5, typing nothing, since Qwen may have it queued.
+DOOR_RECEIPT_TIMEOUT = 5.0
 #: hook-errors.log is rotated once past this size.
 HOOK_LOG_MAX = 1024 * 1024
 #: One entry of hook-errors.log (an unexpected error's line and its traceback) is cut to this: the

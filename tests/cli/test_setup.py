@@ -41,6 +41,8 @@ TRAILER = [
     "      SessionStart: hail listen --format claude",
     "      Stop: hail listen --format claude",
 ]
+#: With no harness installed, every harness of hail's own event names is listed.
+TRAILER_NONE = [line.replace("claude|codex", "claude|codex|qwen") for line in TRAILER]
 TRUST_HINT = (
     "      Codex runs new or changed hooks only once trusted: hail setup --trust-codex trusts"
     " hail's own (or review them with /hooks in Codex)"
@@ -262,6 +264,7 @@ def test_setup_then_check_is_clean_and_a_second_yes_changes_no_byte(sw: World) -
         f"ok    Codex: hail's rule current in {sw.rules}\n"
         f"skip  Gemini CLI: {sw.home / '.gemini'} not installed\n"
         f"skip  opencode: {sw.home / '.config' / 'opencode'} not installed\n"
+        f"skip  Qwen Code: {sw.home / '.qwen'} not installed\n"
         f"skip  Copilot CLI: {sw.home / '.copilot'} not installed\n"
     )
     before = snapshot(sw.claude.parent, sw.codex.parent)
@@ -339,8 +342,9 @@ def test_missing_harness_directories_are_skipped(sw: World) -> None:
         f"skip  Codex: {sw.home / '.codex'} not installed",
         f"skip  Gemini CLI: {sw.home / '.gemini'} not installed",
         f"skip  opencode: {sw.home / '.config' / 'opencode'} not installed",
+        f"skip  Qwen Code: {sw.home / '.qwen'} not installed",
         f"skip  Copilot CLI: {sw.home / '.copilot'} not installed",
-        *TRAILER,
+        *TRAILER_NONE,
     ]
     assert not (sw.home / ".claude").exists()
     assert not (sw.home / ".codex").exists()

@@ -102,6 +102,34 @@ def test_a_gemini_settings_file_that_is_not_an_object_stops_setup(env: dict[str,
     assert settings.read_text() == "[1]\n"
 
 
+def test_qwen_settings_get_hails_hooks_and_rule_and_the_diff_names_the_rule(
+    env: dict[str, str],
+) -> None:
+    settings = Path(env["HOME"]) / ".qwen" / "settings.json"
+    settings.parent.mkdir()
+    user = {"permissions": {"allow": ["Bash(git *)"]}, "model": {"name": "qwen3-coder-plus"}}
+    settings.write_text(json.dumps(user, indent=2) + "\n")
+
+    rc, out = setup(env)  # no --yes, no terminal: the diff, nothing written
+    assert '+      "Bash(hail *)"' in out, out
+    rc, out = setup(env, "--yes")
+
+    assert rc == 0, out
+    assert f"done  Qwen Code: updated {settings}" in out
+    doc = json.loads(settings.read_text())
+    assert doc["permissions"]["allow"] == ["Bash(git *)", "Bash(hail *)"]
+    assert doc["model"] == user["model"]
+    assert doc["hooks"] == hook_groups("qwen")
+    assert list(settings.parent.glob("settings.json.*")), "the user's file was backed up"
+    again = settings.read_text()
+    assert setup(env, "--yes")[0] == 0 and settings.read_text() == again, "merged once"
+    rc, out = setup(env, "--check")
+    assert rc == 0, out
+    assert f"ok    Qwen Code: hail hooks and hail's permission rule current in {settings}" in out
+    ok = ("ok", f"Qwen Code hooks and Bash(hail *) current ({settings})")
+    assert ok in doctor_hook_lines(env)
+
+
 def test_opencode_gets_hails_plugin_beside_the_users(env: dict[str, str]) -> None:
     plugins = Path(env["HOME"]) / ".config" / "opencode" / "plugins"
     plugins.mkdir(parents=True)

@@ -59,7 +59,7 @@ EVENT_NAMES = {
 GEMINI_API_KEY = "fake-gemini-key-0000"
 GEMINI_MODEL = "gemini-2.5-flash"
 #: How long a client may take to start (s).
-START_LIMIT = {"gemini": 60.0, "opencode": 90.0, "copilot": 90.0}
+START_LIMIT = {"gemini": 60.0, "opencode": 90.0, "qwen": 60.0, "copilot": 90.0}
 #: Copilot CLI unpacks itself (235 MB) into `$XDG_CACHE_HOME/copilot` on its first run: every
 #: test shares the one the install's version check unpacked, never the user's.
 COPILOT_CACHE = REPO / ".cache" / "real-clients" / ".copilot-cache"
@@ -332,6 +332,37 @@ def write_gemini_config(home: Path, projects: list[Path], probe: str, allowed_co
     (gemini / "trustedFolders.json").write_text(json.dumps(trusted, indent=2) + "\n")
 
 
+def write_qwen_config(home: Path, base_url: str, probe: str) -> None:
+    """~/.qwen/settings.json with a fake OpenAI-compatible provider (no login), no update check or
+    statistics, no follow-up suggestions or memory extraction (auxiliary model calls that would
+    draw a suggestion into the composer), the wait tool allowed, and the probe hooks
+    (docs/real-clients.md "Qwen Code")."""
+    qwen = home / ".qwen"
+    qwen.mkdir(exist_ok=True)
+    hooks: dict[str, list[dict[str, object]]] = {}
+    for event in PROBE_EVENTS:
+        hooks[event] = [{"hooks": [{"type": "command", "command": probe}]}]
+    provider = {
+        "id": "fake-model",
+        "name": "Fake",
+        "baseUrl": base_url + "/v1",
+        "envKey": "FAKE_API_KEY",
+    }
+    settings = {
+        "modelProviders": {"openai": [provider]},
+        "env": {"FAKE_API_KEY": "sk-fake"},
+        "security": {"auth": {"selectedType": "openai"}},
+        "model": {"name": "fake-model"},
+        "general": {"enableAutoUpdate": False},
+        "privacy": {"usageStatisticsEnabled": False},
+        "ui": {"enableFollowupSuggestions": False},
+        "memory": {"enableManagedAutoMemory": False, "enableManagedAutoDream": False},
+        "permissions": {"allow": ["Bash(wait-release *)"]},
+        "hooks": hooks,
+    }
+    (qwen / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
+
+
 def write_copilot_config(home: Path, projects: list[Path], probe: str) -> None:
     """~/.copilot/config.json trusting the projects (else a trust dialog stops the start), and the
     probe hooks in a hooks file of their own beside where hail's goes. Its model and provider come
@@ -450,7 +481,7 @@ class Agent:
             return any(line.startswith(CLAUDE_COMPOSER) for line in screen.splitlines())
         if self.client == "gemini":
             return hail_screen.classify(screen.splitlines()).state == hail_screen.IDLE
-        if self.client in ("opencode", "copilot"):
+        if self.client in ("opencode", "qwen", "copilot"):
             return hail_screen.classify(screen.splitlines()).state == hail_screen.IDLE
         lines = [line for line in screen.splitlines() if line.strip()]
         return CODEX_FOOTER in "\n".join(lines[-3:]) and any(

@@ -6,7 +6,8 @@ A tool call is a ``bash`` call (``{"command", "description"}``); its result come
 ``role: "tool"`` message. The reply is scripted from the last user message
 (``fake_http.plan_for``), or is a tool summary when the messages end with a tool result.
 
-A request with at most one tool is an auxiliary call (opencode's title generator): it gets a
+A request that offers no shell tool (`bash`, Qwen Code's `run_shell_command`) is an auxiliary
+call (opencode's title generator, Qwen Code's classifier and suggestions): it gets a
 short text at once, logged with ``aux: true``. Each call reports its own token counts
 (``fake_http.usage_for``) in its last chunk's ``usage``.
 """
@@ -21,6 +22,8 @@ from http.server import BaseHTTPRequestHandler
 from .fake_http import JSON, Plan, Recorder, Usage, plan_for, send_json, serve
 
 TOOL = "bash"
+#: Qwen Code's shell tool: its turns offer it where opencode's offer `bash`.
+QWEN_TOOL = "run_shell_command"
 
 
 def text_of(content: object) -> str:
@@ -66,7 +69,7 @@ def chat_usage(usage: Usage) -> JSON:
     }
 
 
-def events(plan: Plan, model: str, usage: Usage) -> list[JSON]:
+def events(plan: Plan, model: str, usage: Usage, tool: str = TOOL) -> list[JSON]:
     cid = f"chatcmpl-{uuid.uuid4().hex[:16]}"
     first = chunk({"role": "assistant", "content": ""}, None, model, cid)
     if plan.kind == "text":
@@ -78,7 +81,7 @@ def events(plan: Plan, model: str, usage: Usage) -> list[JSON]:
             "id": f"call_{uuid.uuid4().hex[:16]}",
             "type": "function",
             "function": {
-                "name": TOOL,
+                "name": tool,
                 "arguments": json.dumps(
                     {"command": plan.command, "description": f"Run {plan.command}"}
                 ),
@@ -91,16 +94,29 @@ def events(plan: Plan, model: str, usage: Usage) -> list[JSON]:
     return [first, *body, last]
 
 
+def shell_tools(body: JSON) -> list[str]:
+    """The shell tools a request offers, by name."""
+    names = [
+        str((t.get("function") or {}).get("name"))
+        for t in body.get("tools") or []
+        if isinstance(t, dict)
+    ]
+    return [n for n in names if n in (TOOL, QWEN_TOOL)]
+
+
 def respond(handler: BaseHTTPRequestHandler, body: JSON, recorder: Recorder) -> None:
     if not handler.path.split("?", 1)[0].endswith("/chat/completions"):
         send_json(handler, 404, {"error": {"type": "not_found", "message": handler.path}})
         return
-    aux = len(body.get("tools") or []) <= 1
+    tools = shell_tools(body)
+    # A turn offers the shell tool; opencode's title generator and Qwen Code's classifier, follow-up
+    # suggestion and memory extraction do not.
+    aux = not tools
     user_text, tool_result = last_user_turn(body)
     plan = Plan("text", text="Fake title") if aux else plan_for(user_text, tool_result)
     usage = recorder.record(handler.path, body, aux, user_text, tool_result, plan)
     model = str(body.get("model") or "fake-model")
-    chunks = events(plan, model, usage)
+    chunks = events(plan, model, usage, tools[0] if tools else TOOL)
     if not body.get("stream"):
         delta = chunks[1]["choices"][0]["delta"]
         message = {"role": "assistant", "content": delta.get("content")}

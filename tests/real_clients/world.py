@@ -4,7 +4,8 @@ servers, a scratch tmux server, and the clients started in it. ``close`` ends al
 Layout under the test's tmp dir::
 
     home/            HOME: ~/.claude.json, ~/.claude/settings.json, ~/.codex/config.toml,
-                     ~/.gemini/settings.json, ~/.config/opencode/ (opencode.json, plugins/)
+                     ~/.gemini/settings.json, ~/.config/opencode/ (opencode.json, plugins/),
+                     ~/.qwen/settings.json
     state/           XDG_STATE_HOME (hail's state root is state/hail)
     bin/hail         a link to the project's hail, so the clients' hooks find it on PATH
     boss/ worker/ shared/   seat directories (.hail-seat files)
@@ -36,6 +37,7 @@ from .clients import (
     write_copilot_config,
     write_gemini_config,
     write_opencode_config,
+    write_qwen_config,
 )
 from .fake_http import FakeServer
 from .scratch_tmux import ClientTmux
@@ -136,6 +138,7 @@ class World:
         write_codex_config(self.home, projects, self.openai.url, probe)
         write_gemini_config(self.home, projects, probe, str(self.wait_tool))
         write_opencode_config(self.home / ".config", self.chat.url, self.probe_log)
+        write_qwen_config(self.home, self.chat.url, probe)
         write_copilot_config(self.home, projects, probe)
         self._tmux = ClientTmux(self.env, self.seat["boss"], ["bash", "--norc", "--noprofile"])
         self.boss_pane = self.tmux.first_pane
@@ -169,6 +172,8 @@ class World:
 
     def processes(self) -> list[tuple[int, list[str]]]:
         """Every live process whose environment names this world's HOME, with its arguments."""
+        if not Path("/proc").is_dir():
+            return [(pid, line.split()) for pid, line in self.ps_environments()]
         marker = f"HOME={self.home}".encode()
         found: list[tuple[int, list[str]]] = []
         for entry in Path("/proc").iterdir():
@@ -236,7 +241,7 @@ class World:
     ) -> Agent:
         """Start a client in a seat; `env` adds to (or overrides) its environment. Codex starts
         with its daemon only when `daemon`."""
-        if client in ("codex", "opencode") and fake is not None:
+        if client in ("codex", "opencode", "qwen") and fake is not None:
             raise ValueError(f"{client} reads its server from its config file")
         agent = launch(
             self.tmux,
@@ -256,6 +261,7 @@ class World:
             "codex": self.openai,
             "gemini": self.gemini,
             "opencode": self.chat,
+            "qwen": self.chat,
             "copilot": self.chat,
         }.get(agent.client, self.anthropic)
 
@@ -330,10 +336,29 @@ class World:
             fake.stop()
         return self.reap_leftovers()
 
+    def ps_environments(self) -> list[tuple[int, str]]:
+        """Where there is no /proc (macOS): each process whose environment, as `ps -E` appends it
+        to its command line, names this world's HOME (arguments split at spaces)."""
+        out = subprocess.run(
+            ["ps", "-A", "-E", "-ww", "-o", "pid=,command="],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+        marker = f" HOME={self.home} "
+        found: list[tuple[int, str]] = []
+        for line in out.splitlines():
+            pid, _, rest = line.strip().partition(" ")
+            if pid.isdigit() and int(pid) != os.getpid() and marker in f" {rest} ":
+                found.append((int(pid), rest))
+        return found
+
     def reap_leftovers(self) -> list[int]:
         marker = f"HOME={self.home}".encode()
         found: list[int] = []
-        for entry in Path("/proc").iterdir():
+        if not Path("/proc").is_dir():
+            found = [pid for pid, _ in self.ps_environments()]
+        for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
             if not entry.name.isdigit() or int(entry.name) == os.getpid():
                 continue
             try:

@@ -74,6 +74,20 @@ SAMPLES = {
         outdated='{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command":'
         ' "hail deliver --format gemini"}]}]}}\n',
     ),
+    "qwen_settings": Sample(
+        person="""{
+  "model": {"name": "qwen3-coder-plus"},
+  "permissions": {"allow": ["Bash(git *)"], "deny": ["Bash(rm -rf *)"]},
+  "hooks": {
+    "PostToolUse": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "fmt"}]}]
+  },
+  "tools": {"approvalMode": "auto-edit"}
+}
+""",
+        kept=('"qwen3-coder-plus"', '"Bash(git *)"', '"Bash(rm -rf *)"', '"fmt"', '"auto-edit"'),
+        outdated='{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command":'
+        ' "hail deliver --format qwen"}]}]}}\n',
+    ),
     "codex_config": Sample(
         person="""model = "gpt-5"
 # my own comment

@@ -15,6 +15,7 @@ READERS = {
     "codex": "CodexReader",
     "gemini": "GeminiReader",
     "opencode": "OpencodeReader",
+    "qwen": "QwenReader",
     "copilot": "CopilotReader",
 }
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from hail.harnesses.base import Harness
 
 #: Every harness hail knows: each is a module of this package holding its `HARNESS` record.
-NAMES = ("claude", "codex", "gemini", "opencode", "copilot")
+NAMES = ("claude", "codex", "gemini", "opencode", "qwen", "copilot")
 #: The harnesses hail's waiter (`hail listen --format <name>`) runs as a hook of: the verb table
 #: reads it with no record loaded (a test checks it against the hook table's `listen` rows).
 LISTENING = ("claude",)

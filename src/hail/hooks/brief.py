@@ -74,6 +74,8 @@ def brief_hook(*, all_: bool, fmt: str | None = None) -> int:
             # A session that starts runs no turn yet: marked as a Stop that let a turn end marks it
             # (the waiter wakes only a session between turns) [docs/hooks.md "The waiter"].
             box.touch_stopping()
+            if fmt is not None:
+                _note_start(ctx, seat, registry.get(fmt).route)
         # Unread mail is left out: the session's first prompt (or tool call) runs the deliver
         # hook, which puts every unread message in the same request in full, framed. Listing
         # it here too would put each one in the model's context twice.
@@ -97,6 +99,17 @@ def _payload_if_needed(fmt: str | None) -> bytes:
     if fmt is None or not registry.get(fmt).payload.cwd:
         return b""
     return protocol.payload_bytes()
+
+
+def _note_start(ctx: Ctx, seat: Seat, route: str) -> None:
+    """A harness whose route its hooks record (Qwen Code's socket) is recorded at SessionStart too:
+    it can be woken before its first prompt, which may come long after."""
+    from hail.store.presence.registry import RECORDED_BY_HOOKS
+
+    if route in RECORDED_BY_HOOKS:
+        from hail.hooks.deliver import note_session
+
+        note_session(ctx, route, ctx.reading_mailboxes(seat)[0], "SessionStart", b"")
 
 
 def brief_lines(ctx: Ctx, seat: Seat, *, all_: bool, unread: bool = True) -> list[str]:

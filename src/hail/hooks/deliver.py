@@ -150,7 +150,7 @@ class _Run:
             # it could write any prompt, and only the harness's hook reports what a person typed.
             ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
         if harness is not None and not ctx.in_tool_call:
-            _note_session(ctx, harness.route, self.mailboxes[0], self.event, self.payload.data)
+            note_session(ctx, harness.route, self.mailboxes[0], self.event, self.payload.data)
 
     def _names_the_file_alone(self, ctx: Ctx) -> bool:
         """Whether this hook's payload, not the prompt's, names the session's file for the agent
@@ -229,10 +229,10 @@ def render(claims: Claims, prompt: str = "") -> str:
     return "\n".join(lines)
 
 
-def _note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes) -> None:
+def note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes) -> None:
     """Record the session this hook runs for as its route's records keep it (a Codex thread, an
-    opencode process), so a send can wake it natively [docs/transport.md "Routes"]; a failure here
-    is logged and delivers as before."""
+    opencode process, a Qwen Code session's socket), so a send can wake it natively
+    [docs/transport.md "Routes"]; a failure here is logged and delivers as before."""
     from hail.store.presence.registry import note_of
 
     note = note_of(route)
@@ -241,7 +241,7 @@ def _note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes
     try:
         from hail.store.presence.base import Hook
 
-        note(Hook(ctx.store, ctx.procs(), ctx.env), mailbox, event, payload)
+        note(Hook(ctx.store, ctx.procs, ctx.env), mailbox, event, payload)
     except Exception as exc:
         protocol.log_error(ctx.store, "deliver", exc)
 

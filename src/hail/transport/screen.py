@@ -345,6 +345,43 @@ def _bar_box(lines: list[Line], h: Harness) -> Verdict | None:
     return Verdict(IDLE, h.name, composer)
 
 
+def _rule_framed(lines: list[Line], h: Harness) -> Verdict | None:
+    """Qwen Code's composer: the last `>` line at column 0 just below a `─` rule, up to the next
+    rule; its working line sits above the upper rule, its footer below the lower one."""
+    sc = h.screen
+    empty, cursor = sc.extra["empty"][0], sc.extra["cursor"][0]
+    at = next(
+        (
+            i
+            for i in range(len(lines) - 1, 0, -1)
+            if (lines[i].text.startswith(sc.prompt) or lines[i].text.rstrip() == empty)
+            and lines[i - 1].text.startswith(RULE)
+        ),
+        None,
+    )
+    if at is None:
+        return None
+    end = next((j for j in range(at + 1, len(lines)) if lines[j].text.startswith(RULE)), None)
+    if end is None:
+        return None
+    box = [line.text for line in lines[at:end]]
+    box[0] = box[0][len(empty) :]
+    composer = "\n".join(box).replace(cursor, "")
+    for placeholder in sc.placeholders:
+        composer = composer.replace(placeholder, "")
+    composer = composer.strip()
+    above = [line for line in lines[: at - 1] if line.text.strip() and not _is_hail_line(line)]
+    above = above[-CODEX_ABOVE:]
+    footer = [line for line in lines[end + 1 :] if line.text.strip()]
+    if _first_literal(above[-3:], sc.dialogs):
+        return None  # a dialog drawn over the turn: `classify` names it
+    if composer:
+        return Verdict(DRAFT, h.name, composer)
+    if _first_literal([*above[-3:], *footer], sc.busy):
+        return Verdict(BUSY, h.name, composer)
+    return Verdict(IDLE, h.name, composer)
+
+
 #: The composer readers, by the `shape` a harness's screen names: each finds one kind of composer
 #: and reads its state with the harness's literals.
 READERS: dict[str, Callable[[list[Line], Harness], Verdict | None]] = {
@@ -352,6 +389,7 @@ READERS: dict[str, Callable[[list[Line], Harness], Verdict | None]] = {
     "last_prompt": _last_prompt,
     "below_rule": _below_rule,
     "bar_box": _bar_box,
+    "rule_framed": _rule_framed,
 }
 
 

@@ -16,6 +16,7 @@ NAMES = (
     "copilot_hooks",
     "gemini_settings",
     "opencode_plugin",
+    "qwen_settings",
 )
 
 

@@ -21,22 +21,32 @@ from hail.store import fs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from hail.process.base import Processes
     from hail.store.store import Store
 
 
 class Hook:
-    """The hook run a record is written for: its state, the processes it can ask about, and its
-    environment (a hook's `Ctx` gives all three)."""
+    """The hook run a record is written for: its state, the processes it can ask about (asked for
+    only when a record needs them: choosing the backend costs an import a record that is already
+    current never needs), and its environment (a hook's `Ctx` gives all three)."""
 
-    __slots__ = ("env", "procs", "store")
+    __slots__ = ("_found", "_procs", "env", "store")
 
-    def __init__(self, store: Store, procs: Processes, env: Mapping[str, str]) -> None:
+    def __init__(
+        self, store: Store, procs: Callable[[], Processes], env: Mapping[str, str]
+    ) -> None:
         self.store = store
-        self.procs = procs
+        self._procs = procs
+        self._found: Processes | None = None
         self.env = env
+
+    @property
+    def procs(self) -> Processes:
+        if self._found is None:
+            self._found = self._procs()
+        return self._found
 
 
 def directory(store: Store) -> str:

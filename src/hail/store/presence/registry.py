@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     Note = Callable[[Hook, str, str, bytes], None]
 
 #: The routes whose sessions hail's prompt hook records, each a module of this package.
-RECORDED_BY_HOOKS = ("queue", "plugin")
+RECORDED_BY_HOOKS = ("queue", "plugin", "door")
 
 
 def note_of(route: str) -> Note | None:

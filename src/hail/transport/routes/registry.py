@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 #: Every route: each is a module of this package holding its `ROUTE`. The native ones come first,
 #: in the order a send asks hail's records for them; `composer` (typing) is the fallback.
-NAMES = ("waiter", "queue", "plugin", "composer")
+NAMES = ("waiter", "queue", "plugin", "door", "composer")
 #: The route of an agent hail knows only by its process (HAIL_AGENT_COMMANDS), and the fallback.
 TYPING = "composer"
 
