@@ -50,6 +50,7 @@ CodexReader
 GeminiReader
 OpencodeReader
 QwenReader
+CopilotReader
 # A seat row read back from another machine's `hail seats` (seat_rows.row_from_json): the far side
 # of `seats @<host>` sends the rows as data once the remote package carries them.
 row_from_json

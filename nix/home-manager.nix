@@ -7,9 +7,9 @@
 #   programs.codex, programs.opencode), through those modules' options, since
 #   their files are read-only links into the Nix store that nothing else may
 #   edit (opencode's plugin: a store link in its plugins folder);
-# - elsewhere (Gemini CLI always: Home Manager has no module for it), by an
-#   activation step running `hail setup --yes`, the same merge a user runs by
-#   hand.
+# - elsewhere (Gemini CLI and Copilot CLI always: Home Manager has no module
+#   for them), by an activation step running `hail setup --yes`, the same
+#   merge a user runs by hand.
 # The hooks are the ones of src/hail/data/harness_hooks.json (nix/hooks.nix),
 # the table `hail setup` reads, and name the package's own executable.
 { self }:
@@ -185,7 +185,7 @@ in
         });
       })
 
-      # Gemini CLI has no Home Manager module: only this step installs its hooks, so it runs
+      # Gemini CLI and Copilot CLI have no Home Manager module: only this step installs their hooks, so it runs
       # whichever agents Home Manager owns (setup leaves their store links alone).
       (lib.mkIf (hooksOn && cfg.hooks.activation) {
         # After linkGeneration (itself after writeBoundary): Home Manager's

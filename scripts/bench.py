@@ -367,6 +367,17 @@ STOP_PAYLOAD = (
     '"last_assistant_message":"All 412 tests pass.","prompt_id":"p-0193",'
     '"permission_mode":"default","effort":{"level":"high"}}'
 )
+# What Copilot CLI 1.0.102 sends: camelCase, its seat's directory in `cwd` (its hooks run in the git
+# root) [docs/hooks.md "Copilot CLI"].
+COPILOT_PROMPT_PAYLOAD = (
+    '{"sessionId":"efb0b787-1413-457c-a97a-b13319f537ed","timestamp":1796612285456,'
+    '"cwd":"{cwd}","prompt":"run the tests and fix what fails"}'
+)
+COPILOT_PRE_TOOL_PAYLOAD = (
+    '{"sessionId":"efb0b787-1413-457c-a97a-b13319f537ed","timestamp":1796612285748,'
+    '"cwd":"{cwd}","toolName":"bash","toolArgs":{"command":"hail sink fyi --re 1207T030000-ab12 '
+    '\'GO: the parser change is safe to land\'","description":"Answer the ask"}}'
+)
 SESSION_PAYLOAD = (
     "{" + _COMMON + '"cwd":"{cwd}","hook_event_name":"SessionStart","source":"startup",'
     '"model":"claude-opus-4-8[1m]"}'
@@ -450,8 +461,9 @@ AGENT_RECORD = "presence/agent-6f1c2f7e-9a53-4d0e-8d6b-2b1f3c4d5e6f"
 
 
 def hook_cases(world: World, hail: str) -> list[Case]:
-    """The cases `just check` gates, in one state: Claude Code's hooks, and Qwen Code's prompt and
-    tool hooks, which also keep its session's socket on record (`store/presence/door.py`)."""
+    """The cases `just check` gates, in one state: Claude Code's hooks, Qwen Code's prompt and tool
+    hooks, which also keep its session's socket on record (`store/presence/door.py`), and Copilot
+    CLI's prompt hook (its seat from the payload's `cwd`) and permission answer."""
 
     def forget_task(_: Result) -> None:
         with contextlib.suppress(FileNotFoundError):
@@ -499,6 +511,26 @@ def hook_cases(world: World, hail: str) -> list[Case]:
             1.3,
             expect_code(0, empty=True),
             payload=STOP_PAYLOAD,
+            hook=True,
+        ),
+        Case(
+            "deliver --format copilot",
+            world,
+            BENCH,
+            [hail, "deliver", "--format", "copilot"],
+            1.3,
+            expect_code(0, empty=True),
+            payload=COPILOT_PROMPT_PAYLOAD,
+            hook=True,
+        ),
+        Case(
+            "deliver --format copilot --event PreToolUse (a hail command)",
+            world,
+            BENCH,
+            [hail, "deliver", "--format", "copilot", "--event", "PreToolUse"],
+            1.3,
+            expect_text(0, '"permissionDecision":"allow"'),
+            payload=COPILOT_PRE_TOOL_PAYLOAD,
             hook=True,
         ),
         Case(

@@ -115,7 +115,8 @@ _SEND_USAGE = (
     "on the first line and the body after it"
 )
 KINDS_WORDS = "ask fyi announce hold release"
-#: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads.
+#: `deliver --format`: the harnesses whose hook output hail prints; `--event`: the events it reads
+#: (mail on the first three; PreToolUse only answers a permission question: `hooks/allow.py`).
 DELIVER_FORMATS = registry.NAMES
 DELIVER_EVENTS = registry.DELIVERED_EVENTS
 #: `listen --format`: the harnesses whose waiter hook hail runs (Claude Code's asyncRewake).

@@ -48,9 +48,12 @@ def in_tool_call(env: Mapping[str, str]) -> bool:
     as a hook its harness ran [docs/conversations.md "Person prompts"].
 
     Codex exports CODEX_THREAD_ID and CODEX_SESSION_ID to every command its model runs and to no
-    hook; Claude Code sets CLAUDECODE=1 for both, and CLAUDE_PROJECT_DIR for hooks only.
+    hook, Copilot CLI COPILOT_AGENT_SESSION_ID; Claude Code sets CLAUDECODE=1 for both, and
+    CLAUDE_PROJECT_DIR for hooks only.
     """
     if env.get("CODEX_THREAD_ID") or env.get("CODEX_SESSION_ID"):
+        return True
+    if env.get("COPILOT_AGENT_SESSION_ID"):
         return True
     return bool(env.get("CLAUDECODE")) and not env.get("CLAUDE_PROJECT_DIR")
 
@@ -101,12 +104,20 @@ class Ctx:
         self.born = time.time()
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, *, as_person: bool = False) -> Ctx:
-        """The context of this process; `as_person` only once `person.require_person` allowed it."""
+    def from_env(
+        cls,
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        *,
+        as_person: bool = False,
+    ) -> Ctx:
+        """The context of this process; `cwd` names the directory it acts for when that is not
+        its own (a hook of a harness that runs its hooks elsewhere: `PayloadFields.cwd`);
+        `as_person` only once `person.require_person` allowed it."""
         env = os.environ if env is None else env
         return cls(
             env=env,
-            cwd=_cwd(),
+            cwd=_cwd() if cwd is None else cwd,
             home=env.get("HOME") or None,
             store=Store(state_root(env)),
             pane=env.get("TMUX_PANE", ""),

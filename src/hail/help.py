@@ -26,7 +26,7 @@ def _hook_lines() -> str:
         if h.receive_help:
             lines.append(h.receive_help)
             continue
-        events = [h.event_name(e) for e in ("SessionStart", *argv.DELIVER_EVENTS)]
+        events = [h.event_name(e) for e in ("SessionStart", *argv.DELIVER_EVENTS[:3])]
         lines.append(
             f"{h.title} runs the same as {', '.join(events[:-1])} and {events[-1]} with"
             f" --format {h.name};"

@@ -5,9 +5,10 @@ JSON text [docs/hooks.md "What deliver reads"]. Pure; the hook path loads it (no
 from __future__ import annotations
 
 
-def session_of(payload: bytes) -> str:
-    """The payload's `session_id` string, or "" (no payload came in time, or it names none)."""
-    value = value_of(payload, b'"session_id"')
+def session_of(payload: bytes, key: str = "session_id") -> str:
+    """The payload's session (`session_id`, or the harness's own `key`), or "" (no payload came in
+    time, or it names none)."""
+    value = value_of(payload, b'"' + key.encode() + b'"')
     if value[:1] != b'"':
         return ""
     end = value.find(b'"', 1)
@@ -54,11 +55,12 @@ def text_of(payload: bytes, key: bytes) -> str:
     return ""  # no closing quote: the payload was cut
 
 
-def transcript_size(payload: bytes) -> int | None:
-    """The size of the session's transcript the payload names (`transcript_path`), or None."""
+def transcript_size(payload: bytes, key: str = "transcript_path") -> int | None:
+    """The size of the session's transcript the payload names (`transcript_path`, or the harness's
+    own `key`), or None."""
     import os
 
-    path = text_of(payload, b'"transcript_path"')
+    path = text_of(payload, b'"' + key.encode() + b'"')
     if not path.startswith("/"):
         return None
     try:

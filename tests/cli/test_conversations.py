@@ -541,7 +541,8 @@ def test_only_a_persons_prompt_leaves_the_prompted_mark(
 
 #: What the pinned clients give a hook and a command their model runs (docs/real-clients.md):
 #: Claude Code sets CLAUDECODE=1 for both and CLAUDE_PROJECT_DIR for hooks only; Codex exports
-#: CODEX_THREAD_ID and CODEX_SESSION_ID to the model's commands only.
+#: CODEX_THREAD_ID and CODEX_SESSION_ID to the model's commands only; Copilot CLI gives its hooks
+#: COPILOT_PROJECT_DIR and CLAUDE_PROJECT_DIR, and the model's commands COPILOT_AGENT_SESSION_ID.
 CLAUDE_SESSION = "a469290b-4ee4-42a4-a471-7eb7c11befc8"
 CODEX_SESSION = "01a2321b-e6b8-79a0-a34d-b52de4d1d970"
 HOOK_ENVS = {
@@ -552,6 +553,12 @@ HOOK_ENVS = {
         "CLAUDE_CODE_ENTRYPOINT": "cli",
     },
     "codex": {"CODEX_MANAGED_BY_NPM": "1"},
+    "copilot": {
+        "COPILOT_CLI": "1",
+        "COPILOT_LOADER_PID": "4242",
+        "COPILOT_PROJECT_DIR": "/work/project",
+        "CLAUDE_PROJECT_DIR": "/work/project",
+    },
 }
 TOOL_ENVS = {
     "claude": {
@@ -567,11 +574,20 @@ TOOL_ENVS = {
         "CODEX_TOOL_CALL_ID": "call_3c30e8d4f8664819",
         "CODEX_CI": "1",
     },
+    "copilot": {
+        "COPILOT_CLI": "1",
+        "COPILOT_LOADER_PID": "4242",
+        "COPILOT_AGENT_SESSION_ID": CLAUDE_SESSION,
+    },
 }
 
 
-def harness_payload(client: str, prompt: str) -> str:
+def harness_payload(client: str, prompt: str, cwd: str = "/work/project") -> str:
     """A UserPromptSubmit payload as each pinned client writes it."""
+    if client == "copilot":  # camelCase; its hooks take their seat from `cwd`
+        return json.dumps(
+            {"sessionId": CLAUDE_SESSION, "timestamp": 1, "cwd": cwd, "prompt": prompt}
+        )
     session = CLAUDE_SESSION if client == "claude" else CODEX_SESSION
     payload: dict[str, object] = {
         "session_id": session,
@@ -587,7 +603,7 @@ def harness_payload(client: str, prompt: str) -> str:
     return json.dumps(payload)
 
 
-@pytest.mark.parametrize("client", ["claude", "codex"])
+@pytest.mark.parametrize("client", ["claude", "codex", "copilot"])
 def test_a_prompt_hook_run_from_a_tool_call_does_not_start_a_chain_again(
     world: World, client: str
 ) -> None:
@@ -600,7 +616,8 @@ def test_a_prompt_hook_run_from_a_tool_call_does_not_start_a_chain_again(
     prompted = world.state / "seats" / "worker" / "prompted"
     by_hand = world.run(
         "deliver", "--format", client, cwd="worker",
-        stdin=harness_payload(client, "a person asks you to go on"), env=TOOL_ENVS[client],
+        stdin=harness_payload(client, "a person asks you to go on", str(world.root / "worker")),
+        env=TOOL_ENVS[client],
     )  # fmt: skip
     assert (by_hand.returncode, by_hand.stderr) == (0, "")
     assert not prompted.exists()
@@ -609,7 +626,8 @@ def test_a_prompt_hook_run_from_a_tool_call_does_not_start_a_chain_again(
     # The harness's own hook, for the prompt a person typed into that pane.
     hooked = world.run(
         "deliver", "--format", client, cwd="worker",
-        stdin=harness_payload(client, "what are you two doing?"), env=HOOK_ENVS[client],
+        stdin=harness_payload(client, "what are you two doing?", str(world.root / "worker")),
+        env=HOOK_ENVS[client],
     )  # fmt: skip
     assert (hooked.returncode, hooked.stderr) == (0, "")
     assert prompted.exists()

@@ -26,7 +26,6 @@ from hail.context import Ctx
 from hail.harnesses import registry
 from hail.hooks.brief import brief_hook
 from hail.hooks.deliver import deliver
-from hail.message import render
 from hail.store.store import Store
 from tests.support.entry import hail_bin
 from tests.support.macos import not_on_macos
@@ -521,15 +520,8 @@ def test_only_an_installed_hook_marks_the_mailbox_hooked(world: World) -> None:
 
 def test_a_sub_seat_mailbox_is_read_first_except_under_codex(world: World) -> None:
     world.run("whoami", cwd="worker")
-    store = Store(str(world.state))
-    for mailbox, msg_id, body in (
-        ("worker@%7", "1001T000000-0007", "for the pane"),
-        ("worker", "1001T000001-0001", "for the seat"),
-    ):
-        store.reserve_id(mailbox, 0)  # ids/ exists; the fixed id keeps the test readable
-        os.symlink(mailbox, os.path.join(store.ids, msg_id))
-        headers = {"from": "boss", "reply": "boss", "kind": "fyi", "id": msg_id, "ask": "h"}
-        store.mailbox(mailbox).post(msg_id, render(headers, body), inline=False)
+    world.post("worker@%7", "1001T000000-0007", "for the pane")
+    world.post("worker", "1001T000001-0001", "for the seat")
     codex = world.run("deliver", "--format", "codex", cwd="worker", env={"TMUX_PANE": "%7"})
     text = context_of(codex)
     assert "for the seat" in text and "for the pane" not in text
@@ -563,7 +555,7 @@ def _mend_cur(cur: Path, how: str) -> None:
 def test_a_hook_failing_before_it_has_a_context_logs_in_the_state_root_of_its_environment(
     verb: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def fail(env: Mapping[str, str] | None = None) -> Ctx:
+    def fail(env: Mapping[str, str] | None = None, cwd: str | None = None) -> Ctx:
         raise RuntimeError("no context today")
 
     monkeypatch.setattr(Ctx, "from_env", fail)
@@ -705,15 +697,17 @@ def _fast_world(world: World) -> None:
 
 
 def run_fast_verb(
-    world: World, python_args: list[str], args: tuple[str, ...]
+    world: World, python_args: list[str], args: tuple[str, ...], stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """A fast verb of the installed script in `_fast_world`, run by `python <python_args>`."""
+    """A fast verb of the installed script in `_fast_world`, run by `python <python_args>`, with
+    `stdin` as its payload (none: /dev/null)."""
     _fast_world(world)
     return subprocess.run(
         [sys.executable, *python_args, hail_bin(), *args],
         cwd=world.root / "worker",
         env=world.env,
-        stdin=subprocess.DEVNULL,
+        input=stdin,
+        stdin=subprocess.DEVNULL if stdin is None else None,
         capture_output=True,
         text=True,
         check=False,
@@ -956,10 +950,20 @@ def harness_modules(proc: subprocess.CompletedProcess[str]) -> set[str]:
 def test_a_hook_loads_only_its_own_harness(world: World, harness: str, event: str) -> None:
     """Each harness's hook imports that harness's module and no other's (`harnesses/registry`)."""
     proc = run_fast_verb(
-        world, ["-X", "importtime"], ("deliver", "--format", harness, "--event", event)
+        world,
+        ["-X", "importtime"],
+        ("deliver", "--format", harness, "--event", event),
+        stdin=session_payload(world, harness),
     )
     assert proc.returncode == 0 and "a body" in proc.stdout, proc  # the hook went all the way
     assert harness_modules(proc) == {"registry", "base", harness}
+
+
+def session_payload(world: World, harness: str) -> str | None:
+    """A payload naming the session's directory, for a harness whose hooks take their seat from
+    it (Copilot CLI); None for the others."""
+    key = registry.get(harness).payload.cwd
+    return json.dumps({key: str(world.root / "worker")}) if key else None
 
 
 def test_gemini_s_session_start_brief_loads_only_gemini(world: World) -> None:

@@ -265,6 +265,7 @@ def test_setup_then_check_is_clean_and_a_second_yes_changes_no_byte(sw: World) -
         f"skip  Gemini CLI: {sw.home / '.gemini'} not installed\n"
         f"skip  opencode: {sw.home / '.config' / 'opencode'} not installed\n"
         f"skip  Qwen Code: {sw.home / '.qwen'} not installed\n"
+        f"skip  Copilot CLI: {sw.home / '.copilot'} not installed\n"
     )
     before = snapshot(sw.claude.parent, sw.codex.parent)
     r = sw.run("--yes")
@@ -342,6 +343,7 @@ def test_missing_harness_directories_are_skipped(sw: World) -> None:
         f"skip  Gemini CLI: {sw.home / '.gemini'} not installed",
         f"skip  opencode: {sw.home / '.config' / 'opencode'} not installed",
         f"skip  Qwen Code: {sw.home / '.qwen'} not installed",
+        f"skip  Copilot CLI: {sw.home / '.copilot'} not installed",
         *TRAILER_NONE,
     ]
     assert not (sw.home / ".claude").exists()

@@ -1,6 +1,7 @@
-"""`hail setup` and `hail doctor` for Gemini CLI's settings.json and opencode's plugin: each handled
-when its directory exists, the user's own hooks, settings and plugins kept [docs/hooks.md "Gemini
-CLI", docs/hooks.md "opencode"]."""
+"""`hail setup` and `hail doctor` for Gemini CLI's settings.json, opencode's plugin and Copilot
+CLI's hooks file: each handled when its directory exists, the user's own hooks, settings and
+plugins kept [docs/hooks.md "Gemini CLI", docs/hooks.md "opencode", docs/hooks.md "Copilot
+CLI"]."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from hail.install.checks import doctor_hook_lines
-from hail.install.formats import opencode_plugin
+from hail.install.formats import copilot_hooks, opencode_plugin
 from hail.install.hook_table import hook_groups
 from tests.support.entry import run_hail
 from tests.support.world import SCRUBBED
@@ -147,15 +148,80 @@ def test_opencode_gets_hails_plugin_beside_the_users(env: dict[str, str]) -> Non
     assert ("ok", f"opencode plugin current ({plugin})") in doctor_hook_lines(env)
 
 
-def test_an_edited_opencode_plugin_is_drift(env: dict[str, str]) -> None:
-    plugins = Path(env["HOME"]) / ".config" / "opencode" / "plugins"
-    plugins.mkdir(parents=True)
+#: hail's own file of each harness that has one, its folder made, and its drift's words.
+OWN_FILES = {
+    "opencode": (".config/opencode/plugins/hail.js", "opencode plugin", "10000"),
+    "Copilot CLI": (".copilot/hooks/hail.json", "Copilot CLI hooks file", '"timeoutSec": 30'),
+}
+
+
+@pytest.mark.parametrize("harness", list(OWN_FILES))
+def test_an_edited_own_file_is_drift_and_setup_backs_it_up(
+    env: dict[str, str], harness: str
+) -> None:
+    relative, words, part = OWN_FILES[harness]
+    path = Path(env["HOME"]) / relative
+    path.parent.mkdir(parents=True)
     assert setup(env, "--yes")[0] == 0
-    plugin = plugins / "hail.js"
-    plugin.write_text(plugin.read_text().replace("10000", "1"))
+    written = path.read_text()
+    edited = written.replace(part, part[:-1], 1)
+    path.write_text(edited)
     rc, out = setup(env, "--check")
-    assert rc == 1 and "drift opencode: run hail setup" in out, out
-    assert (
-        "FIX",
-        f"hail's opencode plugin is missing or outdated in {plugin}: run hail setup",
-    ) in doctor_hook_lines(env)
+    assert rc == 1 and f"drift {harness}: run hail setup" in out, out
+    fix = f"hail's {words} is missing or outdated in {path}: run hail setup"
+    assert ("FIX", fix) in doctor_hook_lines(env)
+    assert setup(env, "--yes")[0] == 0
+    assert path.read_text() == written
+    assert path.with_name(path.name + ".hail-backup").read_text() == edited
+
+
+COPILOT_USER_HOOKS = (
+    '{"version": 1, "hooks": {"postToolUse": [{"type": "command", "bash": "fmt"}]}}\n'
+)
+COPILOT_SETTINGS = (
+    '{"model": "gpt-5", "hooks": {"agentStop": [{"type": "command", "bash": "x"}]}}\n'
+)
+
+
+def test_copilot_gets_hails_own_hooks_file_beside_the_users(env: dict[str, str]) -> None:
+    copilot = Path(env["HOME"]) / ".copilot"
+    (copilot / "hooks").mkdir(parents=True)
+    (copilot / "hooks" / "mine.json").write_text(COPILOT_USER_HOOKS)
+    (copilot / "settings.json").write_text(COPILOT_SETTINGS)
+
+    rc, out = setup(env, "--yes")
+
+    assert rc == 0, out
+    hooks = copilot / "hooks" / "hail.json"
+    assert f"done  Copilot CLI: updated {hooks}" in out
+    assert f"+++ {hooks}" in out, "the diff shows the file"
+    assert hooks.read_text() == copilot_hooks.render("hail")
+    doc = json.loads(hooks.read_text())
+    assert doc["version"] == 1
+    assert doc["hooks"]["agentStop"] == [
+        {"type": "command", "bash": "hail deliver --format copilot --event Stop", "timeoutSec": 30}
+    ]
+    assert set(doc["hooks"]) == {
+        "sessionStart",
+        "userPromptSubmitted",
+        "preToolUse",
+        "postToolUse",
+        "agentStop",
+    }
+    assert (copilot / "hooks" / "mine.json").read_text() == COPILOT_USER_HOOKS
+    assert (copilot / "settings.json").read_text() == COPILOT_SETTINGS
+    rc, again = setup(env, "--yes")
+    assert rc == 0 and f"done  Copilot CLI: updated {hooks}" not in again, again
+    assert hooks.read_text() == copilot_hooks.render("hail"), "idempotent"
+    rc, out = setup(env, "--check")
+    assert rc == 0 and f"ok    Copilot CLI: hail's hooks file current in {hooks}" in out, out
+    assert ("ok", f"Copilot CLI hooks current ({hooks})") in doctor_hook_lines(env)
+
+
+def test_copilot_home_is_where_copilot_home_says(env: dict[str, str], tmp_path: Path) -> None:
+    elsewhere = tmp_path / "copilot-home"
+    elsewhere.mkdir()
+    rc, out = setup({**env, "COPILOT_HOME": str(elsewhere)}, "--yes")
+    assert rc == 0, out
+    assert (elsewhere / "hooks" / "hail.json").read_text() == copilot_hooks.render("hail")
+    assert not (Path(env["HOME"]) / ".copilot").exists()

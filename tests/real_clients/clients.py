@@ -49,11 +49,20 @@ EVENT_NAMES = {
         "PostToolUse": "AfterTool",
         "Stop": "AfterAgent",
     },
+    "copilot": {
+        "SessionStart": "sessionStart",
+        "UserPromptSubmit": "userPromptSubmitted",
+        "PostToolUse": "postToolUse",
+        "Stop": "agentStop",
+    },
 }
 GEMINI_API_KEY = "fake-gemini-key-0000"
 GEMINI_MODEL = "gemini-2.5-flash"
 #: How long a client may take to start (s).
-START_LIMIT = {"gemini": 60.0, "opencode": 90.0, "qwen": 60.0}
+START_LIMIT = {"gemini": 60.0, "opencode": 90.0, "qwen": 60.0, "copilot": 90.0}
+#: Copilot CLI unpacks itself (235 MB) into `$XDG_CACHE_HOME/copilot` on its first run: every
+#: test shares the one the install's version check unpacked, never the user's.
+COPILOT_CACHE = REPO / ".cache" / "real-clients" / ".copilot-cache"
 
 # Claude Code takes any key from the environment once its last 20 characters are approved.
 CLAUDE_API_KEY = "sk-ant-dummy-0000000000000000000000"
@@ -131,6 +140,7 @@ def install(versions: dict[str, str]) -> Path:
             link.symlink_to(target)
     # A throwaway HOME: not even --version may touch the user's ~/.claude, ~/.codex, ~/.gemini.
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(cache / ".home")}
+    env["XDG_CACHE_HOME"] = str(COPILOT_CACHE)
     for name, pkg in (("claude", CLAUDE_PKG), ("codex", CODEX_PKG), *OWN_INSTALLS):
         out = subprocess.run(
             [str(bin_dir / name), "--version"],
@@ -353,6 +363,22 @@ def write_qwen_config(home: Path, base_url: str, probe: str) -> None:
     (qwen / "settings.json").write_text(json.dumps(settings, indent=2) + "\n")
 
 
+def write_copilot_config(home: Path, projects: list[Path], probe: str) -> None:
+    """~/.copilot/config.json trusting the projects (else a trust dialog stops the start), and the
+    probe hooks in a hooks file of their own beside where hail's goes. Its model and provider come
+    from the environment (`World.client_env`)."""
+    copilot = home / ".copilot"
+    (copilot / "hooks").mkdir(parents=True, exist_ok=True)
+    config = {"trustedFolders": [str(p) for p in projects]}
+    (copilot / "config.json").write_text(json.dumps(config, indent=2) + "\n")
+    hooks = {
+        name: [{"type": "command", "bash": f"{probe} --event {name}", "timeoutSec": 30}]
+        for name in EVENT_NAMES["copilot"].values()
+    }
+    doc = {"version": 1, "hooks": hooks}
+    (copilot / "hooks" / "probe.json").write_text(json.dumps(doc, indent=2) + "\n")
+
+
 OPENCODE_PROBE = """\
 // Records what opencode hands a plugin, as probe_hook.py does for the command hooks: one JSON
 // line per call with hail's event names (SessionStart: the plugin started).
@@ -455,7 +481,7 @@ class Agent:
             return any(line.startswith(CLAUDE_COMPOSER) for line in screen.splitlines())
         if self.client == "gemini":
             return hail_screen.classify(screen.splitlines()).state == hail_screen.IDLE
-        if self.client in ("opencode", "qwen"):
+        if self.client in ("opencode", "qwen", "copilot"):
             return hail_screen.classify(screen.splitlines()).state == hail_screen.IDLE
         lines = [line for line in screen.splitlines() if line.strip()]
         return CODEX_FOOTER in "\n".join(lines[-3:]) and any(
@@ -482,7 +508,8 @@ class Agent:
             stuck = [s for s in STUCK_SCREENS if s in screen]
             if stuck:
                 raise AssertionError(f"{self.client} stopped at {stuck[0]!r}:\n{screen}")
-            if self.client != "codex" and not self.hook_calls("SessionStart"):
+            # Codex and Copilot CLI run their first hook at the first prompt.
+            if self.client not in ("codex", "copilot") and not self.hook_calls("SessionStart"):
                 return False
             return self.is_ready()
 

@@ -18,6 +18,10 @@ from tests.support.procs import wait_until
 from .clients import Agent
 from .fake_http import JSON, FakeServer, request_text
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .world import World
+
 T = TypeVar("T")
 
 HINT = " — hail inbox"
@@ -75,3 +79,20 @@ def submitted_prompt(agent: Agent, message_id: str, timeout: float = 20) -> str:
         f"{agent.client} submitted no prompt holding id:{message_id}; prompts: {agent.prompts()}",
         timeout,
     )
+
+
+def typed_wake(world: World, agent: Agent, headline: str, body: str) -> tuple[str, str]:
+    """A send to the idle `agent` of the worker seat, typed as its envelope: its prompt hook got
+    exactly the envelope, and the framed body reached the model. The message id and the text of
+    the request that carried it; prints the time from the send to that request."""
+    import time
+
+    sent_at = time.time()
+    sent = world.send("worker", headline, body)
+    assert sent.rc == 0, sent
+    prompt = submitted_prompt(agent, sent.id)
+    assert prompt == envelope(sent.id, headline, sender=f"boss/{world.boss_pane}", with_body=True)
+    fake = world.fake_for(agent)
+    turn = eventually(lambda: first_delivery(fake, sent.id), "the framed body reached the model")
+    print(f"FIGURE idle {agent.client}: {turn['t'] - sent_at:.2f} s from send to model")
+    return sent.id, request_text(turn)

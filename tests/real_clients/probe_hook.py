@@ -1,7 +1,8 @@
 """A hook that records what the client ran it with, installed beside hail's own hooks.
 
-``probe_hook.py <log> [--context]`` appends one JSON line per call to ``<log>``: the stdin payload
-the client sent, ``TMUX_PANE`` and the time. It prints nothing, so it adds nothing to the
+``probe_hook.py <log> [--context] [--event NAME]`` appends one JSON line per call to ``<log>``:
+the stdin payload the client sent, ``TMUX_PANE`` and the time; the event is the payload's
+``hook_event_name``, else ``NAME`` (Copilot CLI's camelCase payloads name none). It prints nothing, so it adds nothing to the
 model's context, unless ``--context`` asks it to print a marker as additionalContext (the
 harness self-test uses that to show that context reaches the fake model).
 
@@ -34,6 +35,8 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError):
         payload = None
     event = payload.get("hook_event_name") if isinstance(payload, dict) else None
+    if event is None and "--event" in argv[2:-1]:
+        event = argv[argv.index("--event") + 1]
     entry = {
         "t": time.time(),
         "event": event,

@@ -20,6 +20,7 @@ DIALOG = {
     "claude": "Do you want to proceed?",
     "codex": "Would you like to run the following command?",
     "gemini": "Allow execution of [Shell]?",
+    "copilot": "Do you want to run this command?",
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 
-from .evidence import delivery_tokens, envelope, eventually, first_delivery, submitted_prompt
+from .evidence import delivery_tokens, eventually, first_delivery, typed_wake
 from .fake_http import request_text
 from .test_busy import BUSY_NOTE, assert_nothing_typed, hold_a_turn, send_while_busy
 from .test_dialog import test_send_into_an_open_dialog_is_refused as dialog_case
@@ -36,25 +36,15 @@ def test_setup_installs_hails_hooks_beside_the_users(world: World) -> None:
 
 def test_an_idle_gemini_is_woken_and_the_body_reaches_the_model(world: World) -> None:
     agent = world.start("gemini")
-    fake = world.gemini
     headline = "please review the parser change before the merge"
     body = "BODY-GEMINI-1 the parser lives in src/parse.py\nsecond line of the body"
-
-    sent_at = time.time()
-    sent = world.send("worker", headline, body)
-
-    assert sent.rc == 0, sent
-    prompt = submitted_prompt(agent, sent.id)
-    assert prompt == envelope(sent.id, headline, sender=f"boss/{world.boss_pane}", with_body=True)
-    turn = eventually(lambda: first_delivery(fake, sent.id), "the framed body reached the model")
-    print(f"FIGURE idle gemini: {turn['t'] - sent_at:.2f} s from send to model")
-    text = request_text(turn)
-    assert f"id:{sent.id}]\nBODY-GEMINI-1 the parser lives in src/parse.py\n" in text
+    sent, text = typed_wake(world, agent, headline, body)
+    assert f"id:{sent}]\nBODY-GEMINI-1 the parser lives in src/parse.py\n" in text
     assert "<hook_context>hail: 1 peer message" in text, "BeforeAgent's context, appended"
     assert text.count(headline) == 1, "the headline reaches the model once, in the prompt"
     agent.wait_stops(1)
-    assert len(delivery_tokens(fake, sent.id)) == 1, "delivered exactly once"
-    assert world.hail(["sent", sent.id]).out.startswith("injected ")
+    assert len(delivery_tokens(world.gemini, sent)) == 1, "delivered exactly once"
+    assert world.hail(["sent", sent]).out.startswith("injected ")
 
 
 def test_mail_reaches_a_gemini_in_a_tool_with_the_tools_result(world: World) -> None:

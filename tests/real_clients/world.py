@@ -27,12 +27,14 @@ from tests.support.procs import alive, wait_until
 
 from .clients import (
     CLAUDE_API_KEY,
+    COPILOT_CACHE,
     GEMINI_API_KEY,
     Agent,
     launch,
     probe_command,
     write_claude_config,
     write_codex_config,
+    write_copilot_config,
     write_gemini_config,
     write_opencode_config,
     write_qwen_config,
@@ -137,6 +139,7 @@ class World:
         write_gemini_config(self.home, projects, probe, str(self.wait_tool))
         write_opencode_config(self.home / ".config", self.chat.url, self.probe_log)
         write_qwen_config(self.home, self.chat.url, probe)
+        write_copilot_config(self.home, projects, probe)
         self._tmux = ClientTmux(self.env, self.seat["boss"], ["bash", "--norc", "--noprofile"])
         self.boss_pane = self.tmux.first_pane
         if with_hail and setup:
@@ -209,6 +212,15 @@ class World:
                 "GEMINI_API_KEY": GEMINI_API_KEY,
                 "GOOGLE_GEMINI_BASE_URL": (fake or self.gemini).url,
             }
+        elif client == "copilot":
+            env |= {
+                "COPILOT_OFFLINE": "true",
+                "COPILOT_PROVIDER_BASE_URL": (fake or self.chat).url + "/v1",
+                "COPILOT_PROVIDER_TYPE": "openai",
+                "COPILOT_PROVIDER_API_KEY": "sk-fake-0000",
+                "COPILOT_MODEL": "fake-model",
+                "XDG_CACHE_HOME": str(COPILOT_CACHE),
+            }
         elif client == "opencode":
             env |= {
                 "OPENCODE_DISABLE_AUTOUPDATE": "1",
@@ -250,6 +262,7 @@ class World:
             "gemini": self.gemini,
             "opencode": self.chat,
             "qwen": self.chat,
+            "copilot": self.chat,
         }.get(agent.client, self.anthropic)
 
     def hail(

@@ -24,6 +24,8 @@ SCRUBBED = (
     "CODEX_HOME",
     "CODEX_THREAD_ID",
     "CODEX_SESSION_ID",
+    "COPILOT_HOME",
+    "COPILOT_AGENT_SESSION_ID",
     # The person's own config folder (hail's config.toml, opencode's plugins): HOME's stands in.
     "XDG_CONFIG_HOME",
     # Set in an agent's tool calls (tests run from one): a hook would take itself for one.
@@ -92,6 +94,18 @@ class World(Seats):
         proc = self.run(to, kind, "--no-wake", *args, stdin=body, cwd=cwd)
         assert proc.returncode == 5, (proc.returncode, proc.stdout, proc.stderr)
         return id_of(proc.stdout)
+
+    def post(self, mailbox: str, msg_id: str, body: str) -> None:
+        """An unread fyi from boss filed straight into `mailbox` (a sub-seat's too, which a send
+        could only make through tmux), under a fixed id that keeps a test readable."""
+        from hail.message import render
+        from hail.store.store import Store
+
+        store = Store(str(self.state))
+        store.reserve_id(mailbox, 0)  # ids/ exists
+        os.symlink(mailbox, os.path.join(store.ids, msg_id))
+        headers = {"from": "boss", "reply": "boss", "kind": "fyi", "id": msg_id, "ask": "h"}
+        store.mailbox(mailbox).post(msg_id, render(headers, body), inline=False)
 
     def run(
         self,

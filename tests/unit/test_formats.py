@@ -137,6 +137,12 @@ hooks = [{ type = "command", command = "hail deliver --format codex", timeout = 
     "opencode_plugin": Sample(
         person="// my own plugin\n", kept=(), outdated="// an older hail's plugin\n"
     ),
+    "copilot_hooks": Sample(
+        person='{"version": 1, "hooks": {}}\n',
+        kept=(),
+        outdated='{"version": 1, "hooks": {"agentStop": [{"type": "command",'
+        ' "bash": "hail deliver --format copilot --event Stop"}]}}\n',
+    ),
 }
 
 

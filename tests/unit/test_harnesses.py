@@ -41,7 +41,7 @@ def test_every_screen_shape_has_a_reader_and_every_route_a_name() -> None:
     for harness in registry.every():
         assert harness.screen.shape in screen.READERS, harness
         assert harness.route in routes.NAMES, harness
-        assert harness.output in (base.HOOK_JSON, base.PLAIN), harness
+        assert harness.output in (base.HOOK_JSON, base.TOP_CONTEXT, base.PLAIN), harness
 
 
 def test_an_unknown_harness_is_no_record() -> None:

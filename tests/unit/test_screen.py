@@ -192,3 +192,14 @@ def test_every_dialog_literal_is_in_the_one_table() -> None:
     ):
         assert literal in screen.DIALOG_LITERALS
     assert not any(lit.strip() in ("Approve", "Approved") for lit in screen.DIALOG_LITERALS)
+
+
+@pytest.mark.parametrize("glyph", ["◉", "●", "◎", "○"])
+@pytest.mark.parametrize(
+    "footer", ["Working esc esc edit prompt", "Working · 79 B esc esc interrupt"]
+)
+def test_copilots_working_footer_is_busy_whichever_glyph_it_shows(glyph: str, footer: str) -> None:
+    lines = capture("copilot-busy-model.txt")
+    at = next(i for i, line in enumerate(lines) if "Working esc esc" in line)
+    lines[at] = f" {glyph} {footer}"
+    assert screen.classify(lines).state == screen.BUSY

@@ -32,7 +32,7 @@ class _Later(Ctx):
 def agents(tmp_path: Path) -> Iterator[dict[str, int]]:
     """A process of each harness (copies of sleep), by name."""
     procs = {}
-    for name in ("claude", "codex", "gemini", "opencode", "qwen"):
+    for name in ("claude", "codex", "gemini", "opencode", "qwen", "copilot"):
         exe = tmp_path / "bin" / name
         exe.parent.mkdir(exist_ok=True)
         shutil.copy(shutil.which("sleep") or "/bin/sleep", exe)
@@ -62,6 +62,7 @@ def _panes(agents: dict[str, int]) -> Panes:
             Pane("%3", agents["gemini"], "gemini", "/w/c", "gemini", "c"),
             Pane("%4", agents["opencode"], "opencode", "/w/d", "opencode", "d"),
             Pane("%5", agents["qwen"], "qwen", "/w/e", "qwen", "e"),
+            Pane("%6", agents["copilot"], "node", "/w/f", "copilot", "f"),
         ]
     )
 
@@ -70,8 +71,8 @@ def test_an_agent_with_no_hook_since_it_started_is_named_per_harness(
     tmp_path: Path, agents: dict[str, int]
 ) -> None:
     lines = silent_agent_lines(_ctx(tmp_path), _panes(agents))
-    assert [status for status, _ in lines] == ["FIX", "note", "FIX", "FIX", "FIX"]
-    claude, codex, gemini, opencode, qwen = (text for _, text in lines)
+    assert [status for status, _ in lines] == ["FIX", "note", "FIX", "FIX", "FIX", "note"]
+    claude, codex, gemini, opencode, qwen, copilot = (text for _, text in lines)
     assert claude.startswith("claude in %1 (seat a) started ")
     assert claude.endswith(
         "no hail hook has run in a since: its hooks do not run: hail setup, then restart the agent"
@@ -93,6 +94,13 @@ def test_an_agent_with_no_hook_since_it_started_is_named_per_harness(
         "its hooks do not run: hail setup, then restart the agent in %5 (hail"
         " doctor's hook lines say why hooks do not run)"
     )
+    # Copilot CLI too runs its first hook (sessionStart) at its first prompt.
+    assert copilot.startswith("copilot in %6 (seat f) started ")
+    assert copilot.endswith(
+        "no hail hook has run in f since: it has had no prompt yet, or its hooks do not run:"
+        " hail setup, then restart it (Copilot CLI reads hooks files as it starts and runs the"
+        " first at its first prompt)"
+    )
 
 
 def test_a_hook_run_since_the_agent_started_clears_its_line(
@@ -100,7 +108,7 @@ def test_a_hook_run_since_the_agent_started_clears_its_line(
 ) -> None:
     ctx = _ctx(tmp_path)
     ctx.store.ensure()
-    for seat in ("a", "b", "c", "d", "e"):
+    for seat in ("a", "b", "c", "d", "e", "f"):
         box = ctx.store.mailbox(seat)
         os.makedirs(box.path, exist_ok=True)
         box.touch_hooked()

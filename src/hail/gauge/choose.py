@@ -16,6 +16,7 @@ READERS = {
     "gemini": "GeminiReader",
     "opencode": "OpencodeReader",
     "qwen": "QwenReader",
+    "copilot": "CopilotReader",
 }
 
 

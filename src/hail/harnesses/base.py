@@ -7,9 +7,11 @@ not a dataclass: a hook loads its harness's record, and the hook path imports no
 
 from __future__ import annotations
 
-#: Hook output shapes: the harness's hook JSON (`hookSpecificOutput`), or the text as it is
-#: (opencode's plugin adds it itself).
+#: Hook output shapes: the harness's hook JSON (`hookSpecificOutput`), the same text as a
+#: top-level `additionalContext` (Copilot CLI reads only that), or the text as it is (opencode's
+#: plugin adds it itself).
 HOOK_JSON = "json"
+TOP_CONTEXT = "top"
 PLAIN = "plain"
 
 
@@ -65,19 +67,43 @@ class ConfigPlace:
 
 
 class PayloadFields:
-    """Where a harness's hook payload names what its agent record keeps [docs/gauge.md "The agent
-    record"]: the keys of its session, of the file its figures are in (the gauge reads it, never
-    the hook), and of its model; "" for a field its payloads never carry."""
+    """Where a harness's hook payload names what hail reads of it [docs/gauge.md "The agent
+    record", docs/hooks.md "What deliver reads"]: the keys of its session, of the file its figures
+    are in (the gauge reads it, never the hook), of its model, of the session's directory, and of
+    a tool call's tool; "" for a field its payloads never carry."""
 
-    __slots__ = ("file", "model", "session")
+    __slots__ = ("cwd", "file", "file_event", "model", "session", "shell", "tool")
 
-    def __init__(self, *, session: str = "", file: str = "", model: str = "") -> None:
+    def __init__(
+        self,
+        *,
+        session: str = "",
+        file: str = "",
+        file_event: str = "UserPromptSubmit",
+        model: str = "",
+        cwd: str = "",
+        tool: str = "",
+        shell: str = "",
+    ) -> None:
         #: The session's id: the record's name, so it must be there for anything to be recorded.
         self.session = session
         #: The file the gauge reads (a transcript, a rollout, a session file, a plugin's record).
         self.file = file
+        #: The hail event whose payload names that file, where the agent record takes it: the
+        #: prompt's, unless only another's does (Copilot CLI's agentStop); a hook of another event
+        #: never loads the record.
+        self.file_event = file_event
         #: The model, where a payload names it (Claude Code's only at SessionStart).
         self.model = model
+        #: The session's working directory, for a harness that runs its hooks in another one
+        #: (Copilot CLI: in the git root): its hooks take their seat from it, never from their own
+        #: directory, and take none when a payload does not name it. "": the hook's own directory
+        #: is the session's.
+        self.cwd = cwd
+        #: A tool call's tool name, and the name of the harness's shell tool (whose `command` a
+        #: PreToolUse hook may allow when it is hail's own).
+        self.tool = tool
+        self.shell = shell
 
 
 class Screen:
@@ -156,7 +182,7 @@ class Harness:
     #: The route a send takes to it between its turns, by the name of its module in
     #: `transport/routes` (`waiter`, `queue`, `plugin`, or `composer`: only typing).
     route: str
-    #: Its hooks' output: HOOK_JSON or PLAIN.
+    #: Its hooks' output: HOOK_JSON, TOP_CONTEXT or PLAIN.
     output: str
     #: hail's event names (`UserPromptSubmit`, …) → its own, where they differ.
     event_names: dict[str, str]

@@ -14,13 +14,14 @@ if TYPE_CHECKING:
     from hail.harnesses.base import Harness
 
 #: Every harness hail knows: each is a module of this package holding its `HARNESS` record.
-NAMES = ("claude", "codex", "gemini", "opencode", "qwen")
+NAMES = ("claude", "codex", "gemini", "opencode", "qwen", "copilot")
 #: The harnesses hail's waiter (`hail listen --format <name>`) runs as a hook of: the verb table
 #: reads it with no record loaded (a test checks it against the hook table's `listen` rows).
 LISTENING = ("claude",)
 #: The events `hail deliver --event` reads, in the harnesses' shared (Claude Code's) names: the
 #: verb table and the hook line's own road (`entry.hook_call`) read them with no record loaded.
-DELIVERED_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop")
+#: PreToolUse delivers nothing: it only answers a permission question (`hooks/allow.py`).
+DELIVERED_EVENTS = ("UserPromptSubmit", "PostToolUse", "Stop", "PreToolUse")
 
 
 def get(name: str) -> Harness:

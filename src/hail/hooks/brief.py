@@ -53,12 +53,16 @@ def brief(ctx: Ctx, *, all_: bool) -> int:
 
 
 def brief_hook(*, all_: bool, fmt: str | None = None) -> int:
-    """The SessionStart hook: the same text, but it never fails and never reads stdin. Plain text,
-    except for Gemini CLI, which shows plain stdout to the user and gives the model only the JSON
-    form's `additionalContext`."""
+    """The SessionStart hook: the same text, but it never fails. Plain text, except for Gemini CLI
+    and Copilot CLI, which give the model only the JSON form's `additionalContext`. It reads stdin
+    only for a harness that runs its hooks elsewhere than its session (Copilot CLI): the payload
+    names the session's directory, where its seat is."""
     ctx: Ctx | None = None
     try:
-        ctx = Ctx.from_env()
+        where = protocol.session_dir(fmt, _payload_if_needed(fmt))
+        if where == "":
+            return 0  # no seat is sure: no brief rather than another seat's
+        ctx = Ctx.from_env(cwd=where)
         if ctx.seat() is None:
             return 0
         seat = ctx.seat_here()
@@ -88,6 +92,13 @@ def brief_hook(*, all_: bool, fmt: str | None = None) -> int:
         except OSError:  # nobody reads: the brief is shown again at the next session start
             pass
     return 0
+
+
+def _payload_if_needed(fmt: str | None) -> bytes:
+    """The payload, read only when the harness names its session's directory in it."""
+    if fmt is None or not registry.get(fmt).payload.cwd:
+        return b""
+    return protocol.payload_bytes()
 
 
 def _note_start(ctx: Ctx, seat: Seat, route: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hail import policy
 from hail.context import Ctx
 from hail.harnesses import registry
-from hail.harnesses.base import HOOK_JSON
+from hail.harnesses.base import PLAIN
 from hail.hooks import protocol
 from hail.store.maildir import Claims, claim_within_budget, not_yours
 
@@ -26,6 +26,10 @@ def deliver(fmt: str | None, event: str) -> int:
     if protocol.stdout_reaches_nobody():
         return 0
     payload = read_payload(fmt, event)
+    if event == "PreToolUse":
+        from hail.hooks.allow import answer
+
+        return answer(fmt, payload.data)  # a permission question, never mail
     if payload.from_subagent():
         return 0  # its context is thrown away: nothing is claimed or marked
     run = _Run(fmt, event, payload)
@@ -104,11 +108,16 @@ class _Run:
 
     def prepare(self) -> str:
         """What to print, its messages claimed; "" when there is nothing to print."""
-        ctx = self.ctx = Ctx.from_env()
+        where = protocol.session_dir(self.fmt, self.payload.data)
+        if where == "":
+            return ""  # hooks run elsewhere, and this payload did not say where its session is
+        ctx = self.ctx = Ctx.from_env(cwd=where)
         seat = ctx.seat()
         if seat is None:
             return ""
         self._open(ctx, seat)
+        if self._names_the_file_alone(ctx):
+            _note_agent(ctx, self.fmt or "", self.mailboxes[0], self.payload.data, None)
         if self.event == "Stop" and not self._stop_may_block(ctx):
             return ""  # the turn ends; the mail waits for the next prompt or tool call
         for name in self.mailboxes:
@@ -143,16 +152,25 @@ class _Run:
         if harness is not None and not ctx.in_tool_call:
             note_session(ctx, harness.route, self.mailboxes[0], self.event, self.payload.data)
 
+    def _names_the_file_alone(self, ctx: Ctx) -> bool:
+        """Whether this hook's payload, not the prompt's, names the session's file for the agent
+        record (Copilot CLI's agentStop): only then does a hook other than the prompt's load it."""
+        if self.fmt is None or self.event == "UserPromptSubmit" or ctx.in_tool_call:
+            return False
+        return registry.get(self.fmt).payload.file_event == self.event
+
     def _stop_may_block(self, ctx: Ctx) -> bool:
         """Whether this Stop may make the agent go on, its streak read (`hooks/stop.py`)."""
         from hail.hooks.stop import StopGuard, started
 
         first = ctx.store.mailbox(self.mailboxes[0])
+        fields = registry.get(self.fmt).payload if self.fmt is not None else None
         self.guard = StopGuard(
             first.path,
             self.payload.data,
             started=lambda: started(ctx.procs()),
             by_hand=ctx.in_tool_call,
+            keys=fields,
         )
         if self.fmt is not None:
             # Before looking for mail: a send that files after this look sees the mark and
@@ -165,9 +183,9 @@ class _Run:
         """The text as the harness reads it: a Stop's block, hook JSON, or plain by hand and for
         opencode, whose plugin adds the text itself [docs/hooks.md "opencode"]."""
         output = registry.get(self.fmt).output if self.fmt is not None else None
-        if self.guard is not None and output in (None, HOOK_JSON):
+        if self.guard is not None and output != PLAIN:
             return protocol.stop_json(text)
-        if output != HOOK_JSON:
+        if output is None or output == PLAIN:
             return text
         return protocol.hook_json(self.event, text, self.fmt)
 
@@ -228,12 +246,13 @@ def note_session(ctx: Ctx, route: str, mailbox: str, event: str, payload: bytes)
         protocol.log_error(ctx.store, "deliver", exc)
 
 
-def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims) -> None:
-    """Record what the agent is on and where its figures are (`store/presence/agent.py`): the
-    prompt's task line, else the headline of the first message this hook delivers (a wake's prompt
-    says nothing of its task) [docs/gauge.md "The agent record"]; a failure is logged, and the mail
-    is delivered as before."""
-    delivered = claims.taken[0].msg.headline if claims.taken else ""
+def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims | None) -> None:
+    """Record what the agent is on and where its figures are (`store/presence/agent.py`): on a
+    prompt (`claims` given) the prompt's task line, else the headline of the first message this
+    hook delivers (a wake's prompt says nothing of its task); at a turn's end (no `claims`) only
+    the file and model its payload names [docs/gauge.md "The agent record"]; a failure is logged,
+    and the mail is delivered as before."""
+    delivered = claims.taken[0].msg.headline if claims and claims.taken else ""
     try:
         from hail.store.presence.agent import note
 
@@ -243,7 +262,7 @@ def _note_agent(ctx: Ctx, fmt: str, mailbox: str, payload: bytes, claims: Claims
             registry.get(fmt),
             mailbox,
             lambda key: protocol.string_of(payload, key),
-            prompt=protocol.prompt_of(payload) or "",
+            prompt=None if claims is None else protocol.prompt_of(payload) or "",
             delivered=delivered,
         )
     except Exception as exc:

@@ -295,12 +295,33 @@ def json_string(text: str) -> str:
     return '"' + out + '"'
 
 
-def hook_json(event: str, text: str, fmt: str | None = None) -> str:
-    """`{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, compact, UTF-8 raw;
-    the event under the harness's own name (Gemini CLI's differ) [docs/hooks.md "Gemini CLI"]."""
+def session_dir(fmt: str | None, payload: bytes) -> str | None:
+    """The directory a hook acts for: None for its own; for a harness that runs its hooks
+    elsewhere (`PayloadFields.cwd`: Copilot CLI's run in the git root), the absolute directory its
+    payload names, and "" when the payload names none, so the hook takes no seat rather than the
+    wrong one [docs/hooks.md "Copilot CLI"]."""
+    if fmt is None:
+        return None
     from hail.harnesses import registry
 
-    name = registry.get(fmt).event_name(event) if fmt else event
+    key = registry.get(fmt).payload.cwd
+    if not key:
+        return None
+    where = string_of(payload, key) or ""
+    return where if where.startswith("/") and os.path.isdir(where) else ""
+
+
+def hook_json(event: str, text: str, fmt: str | None = None) -> str:
+    """`{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, compact, UTF-8 raw;
+    the event under the harness's own name (Gemini CLI's differ) [docs/hooks.md "Gemini CLI"]; a
+    top-level `{"additionalContext":…}` for a harness that reads only that (Copilot CLI)."""
+    from hail.harnesses import registry
+    from hail.harnesses.base import TOP_CONTEXT
+
+    harness = registry.get(fmt) if fmt else None
+    if harness is not None and harness.output == TOP_CONTEXT:
+        return '{"additionalContext":' + json_string(text) + "}"
+    name = harness.event_name(event) if harness is not None else event
     return (
         '{"hookSpecificOutput":{"hookEventName":'
         + json_string(name)

@@ -32,6 +32,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from hail.harnesses.base import PayloadFields
     from hail.process.base import Processes
 
 DIR = "stops"
@@ -80,14 +81,19 @@ class StopGuard:
         *,
         started: Callable[[], int | None],
         by_hand: bool = False,
+        keys: PayloadFields | None = None,
     ) -> None:
         self.dir = os.path.join(mailbox_dir, DIR)
-        self.session = session_of(payload) or UNKNOWN
+        # The harness names its session and transcript under its own keys (Copilot CLI's are
+        # camelCase); Claude Code's, Codex's and Gemini CLI's by default.
+        session_key = (keys.session if keys is not None else "") or "session_id"
+        file_key = (keys.file if keys is not None else "") or "transcript_path"
+        self.session = session_of(payload, session_key) or UNKNOWN
         # A model's own tool call can pass any payload: only the harness starts a new streak.
         self.fresh = self.session != UNKNOWN and not by_hand and turn_began(payload)
         own, end, seen = (0, 0, -1) if self.fresh else _read(os.path.join(self.dir, self.session))
         #: The transcript's size as this run sees it (-1: unknown), what its block records.
-        self.size = transcript_size(payload)
+        self.size = transcript_size(payload, file_key)
         if self.fresh:
             others = 0
         elif self.session == UNKNOWN:

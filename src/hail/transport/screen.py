@@ -198,13 +198,18 @@ def _typed(lines: list[Line]) -> str:
 
 
 def _between_rules(lines: list[Line], h: Harness) -> Verdict | None:
-    """Claude Code's composer: the last `❯`+NBSP line, up to the rule below it; the footer after."""
+    """Claude Code's and Copilot CLI's composer: the last prompt line, up to the rule below it; the
+    footer after. Where the screen names what sits just above its prompt line (`above`: Copilot
+    CLI's rule), only such a line counts: its prompt, `❯ `, also opens Claude Code's history lines,
+    which sit below no rule."""
     prompt, empty = h.screen.prompt, h.screen.extra["empty"][0]
+    ruled = h.screen.extra.get("above", ("",))[0]
     at = next(
         (
             i
             for i in range(len(lines) - 1, -1, -1)
-            if lines[i].text.startswith(prompt) or lines[i].text.rstrip() == empty
+            if (lines[i].text.startswith(prompt) or lines[i].text.rstrip() == empty)
+            and (not ruled or (i > 0 and lines[i - 1].text.startswith(ruled)))
         ),
         None,
     )

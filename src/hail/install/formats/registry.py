@@ -13,6 +13,7 @@ NAMES = (
     "codex_config",
     "codex_hooks",
     "codex_rule",
+    "copilot_hooks",
     "gemini_settings",
     "opencode_plugin",
     "qwen_settings",
