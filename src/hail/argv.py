@@ -328,8 +328,6 @@ TABLE: tuple[Verb, ...] = (
 )
 
 VERB: dict[str, Verb] = {v.name: v for v in TABLE}
-#: Every verb name; a seat cannot be named after one.
-VERBS = tuple(VERB)
 
 #: Spellings of older hails, each refused with what to run instead.
 REMOVED = {

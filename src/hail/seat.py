@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from hail.errors import SeatError, UsageError
-from hail.reserved import ALL, PERSON
+from hail.reserved import ALL, NAMES, PERSON, VERB_WORDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,16 +31,8 @@ def is_plain_name(name: str) -> bool:
 def is_seat_name(name: str) -> bool:
     """A plain name that is not a hail verb or removed spelling (`hail <name> …` would run the
     verb), nor `person` or `all` (a directory that named either would speak as the person or as
-    every seat). The verb table is imported here, not with this module: the hook path reads seats
-    and never needs it unless a seat marker names one."""
-    from hail.argv import REMOVED, VERBS
-
-    return (
-        is_plain_name(name)
-        and name not in VERBS
-        and name not in REMOVED
-        and name not in (PERSON, ALL)
-    )
+    every seat)."""
+    return is_plain_name(name) and name not in VERB_WORDS and name not in NAMES
 
 
 def is_host_name(text: str) -> bool:

@@ -114,7 +114,7 @@ def test_parser_errors_exit_1_with_the_help_tail(world: World) -> None:
 
 
 def test_every_verb_of_the_table_has_a_run_and_nothing_else_does() -> None:
-    assert list(verbs.RUNS) == list(argv.VERBS)
+    assert list(verbs.RUNS) == list(argv.VERB)
 
 
 @pytest.mark.parametrize("verb", [v for v in argv.TABLE if not v.lean], ids=lambda v: v.name)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from hail.message import parse
-from hail.store import records
+from hail.store import fs
 from tests.support.docs import documented, documents_header, files_section
 from tests.support.entry import hail_bin
 from tests.support.procs import wait_until
@@ -86,7 +86,7 @@ def test_every_header_and_record_field_on_disk_is_on_the_files_page(world: World
     for p in paths:
         where = p.relative_to(world.state).parts
         if p.is_file() and (where[0] in ("holds", "waits") or "pending" in where):
-            fields |= set(records.parse_record(p.read_text()))
+            fields |= set(fs.parse_record(p.read_text()))
     assert {"expires", "epoch", "waiter"} <= fields
     text = files_section("Records")
     assert sorted(f for f in fields if f"`{f}`" not in text) == []

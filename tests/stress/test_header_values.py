@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hail import envelope, message, policy
-from hail.store import records
+from hail.store import fs, records
 from tests.stress.conftest import context_of, delivered_ids, know, tree
 from tests.support.ids import id_of
 from tests.support.world import World
@@ -118,7 +118,7 @@ def test_no_header_or_record_value_can_hold_a_line_break() -> None:
     parsed = message.parse(message.render(headers, "body"))
     assert set(parsed.headers) == {"from", "kind", "re", "ask"}
     assert parsed.body == "body"
-    record = records.parse_record(
+    record = fs.parse_record(
         records.hold_text(
             msg_id="1130T000000-aaaa",
             issuer="a",

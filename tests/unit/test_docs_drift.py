@@ -13,7 +13,7 @@ import pytest
 from hail import argv, message, policy
 from hail import help as pages
 from hail.hooks import stop
-from hail.store import conversation, records, waits
+from hail.store import conversation, fs, records, waits
 from hail.store.maildir import Mailbox
 from hail.store.store import Store
 from tests.support.docs import documented, documents_header, files_section, names, page, sections
@@ -46,7 +46,7 @@ def help_text(verb: str) -> str:
     return pages.MAP + (pages.page(verb) or "")
 
 
-VERBS = list(argv.VERBS)
+VERBS = list(argv.VERB)
 OPTIONS = [(verb, option) for verb in VERBS for option in options_of(verb)]
 CHOICES = [(verb, option, value) for verb, option in OPTIONS for value in choices_of(verb, option)]
 
@@ -150,7 +150,7 @@ def record_fields() -> list[tuple[str, str]]:
     return [
         (record, field)
         for record, text in (("hold", hold), ("pending", pending), ("wait", wait))
-        for field in records.parse_record(text)
+        for field in fs.parse_record(text)
     ]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -66,3 +67,19 @@ def test_a_hook_line_never_imports_the_verb_table() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_hook_in_a_seat_named_by_its_git_root_never_imports_the_verb_table(
+    tmp_path: Path,
+) -> None:
+    """The seat check of a root's basename reads the reserved words, not the verb table."""
+    root = tmp_path / "app"
+    (root / ".git").mkdir(parents=True)
+    code = (
+        "import sys\n"
+        "from hail.seat import find_seat\n"
+        f"assert find_seat({str(root)!r}, None).name == 'app'\n"
+        "print('hail.argv' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hail.message import Message, parse, render
-from hail.store.records import parse_record, render_record
+from hail.store.fs import parse_record
+from hail.store.records import render_record
 from hail.text import one_line
 
 #: Values as senders write them: already one clean line (render makes any other value one).

@@ -109,3 +109,11 @@ def test_every_harness_declares_the_variables_its_tool_calls_carry(harness: str)
     markers = registry.get(harness).markers
     assert markers, f"harnesses/{harness}.py declares no markers"
     assert all(m.isupper() and m.replace("_", "").isalnum() for m in markers), markers
+
+
+def test_the_words_no_seat_takes_are_the_verb_tables() -> None:
+    """The seat check reads `reserved.VERB_WORDS`, written out so the hook path never loads the
+    verb table: it must name every verb and removed spelling, and nothing else."""
+    from hail import argv, reserved
+
+    assert set(argv.VERB) | set(argv.REMOVED) == reserved.VERB_WORDS

@@ -41,7 +41,7 @@ def test_the_package_descriptions_agree_and_list_no_harnesses() -> None:
         assert not any(t in text for t in TITLES), f"{where} names harnesses: {text}"
 
 
-@pytest.mark.parametrize("verb", list(argv.VERBS))
+@pytest.mark.parametrize("verb", list(argv.VERB))
 def test_no_help_line_names_a_partial_list_of_harnesses(verb: str) -> None:
     for usage, line in argv.VERB[verb].help:
         assert partial_list(f"{usage} {line}") == [], (verb, line)

@@ -27,7 +27,7 @@ from hail.gauge.base import (
     Where,
 )
 from hail.store import fs
-from hail.store.records import parse_record
+from hail.store.fs import parse_record
 
 #: The record's name in its mailbox directory, before the opencode process's pid.
 RECORD_PREFIX = "gauge-opencode-"

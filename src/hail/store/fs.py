@@ -232,3 +232,15 @@ def mtime(path: str) -> float | None:
         if no_directory(e):
             return None
         raise
+
+
+def parse_record(text: str) -> dict[str, str]:
+    """Lenient record reader: every `key: value` line, first one wins [docs/files.md "Records"].
+    Here, with the other file primitives, since the hook path reads presence records and never
+    needs the rest of `records`."""
+    out: dict[str, str] = {}
+    for line in text.split("\n"):
+        key, sep, value = line.partition(": ")
+        if sep and key and " " not in key:
+            out.setdefault(key, value)
+    return out

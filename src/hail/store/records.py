@@ -20,16 +20,6 @@ def render_record(pairs: list[tuple[str, str]]) -> str:
     return "".join(f"{k}: {one_line(v)}\n" for k, v in pairs)
 
 
-def parse_record(text: str) -> dict[str, str]:
-    """Lenient record reader: every `key: value` line, first one wins."""
-    out: dict[str, str] = {}
-    for line in text.split("\n"):
-        key, sep, value = line.partition(": ")
-        if sep and key and " " not in key:
-            out.setdefault(key, value)
-    return out
-
-
 def _addr(value: str) -> str:
     return value if parse_mailbox(value) is not None else "?"
 
@@ -147,7 +137,7 @@ def read_hold(path: str) -> Hold | None:
     text = fs.read_text(path)
     if text is None:
         return None
-    r = parse_record(text)
+    r = fs.parse_record(text)
     return Hold(
         id=os.path.basename(path),
         kind=r.get("kind", "hold"),
@@ -205,7 +195,7 @@ def read_pending(directory: str) -> list[Pending]:
         text = fs.read_text(path)
         if text is None:
             continue
-        r = parse_record(text)
+        r = fs.parse_record(text)
         try:
             epoch = float(r.get("epoch", "0"))
         except ValueError:

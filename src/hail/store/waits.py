@@ -28,7 +28,8 @@ import time
 
 from hail import policy
 from hail.store import conversation, fs
-from hail.store.records import parse_record, render_record
+from hail.store.fs import parse_record
+from hail.store.records import render_record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

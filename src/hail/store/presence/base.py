@@ -91,9 +91,7 @@ def fields(path: str) -> dict[str, str] | None:
     text = fs.read_text(path)
     if not text:
         return None
-    from hail.store.records import parse_record
-
-    return parse_record(text)
+    return fs.parse_record(text)
 
 
 def render(pairs: list[tuple[str, str]]) -> str:
