@@ -166,7 +166,7 @@ def test_agents_are_found_by_command_root_process_or_direct_child(server: Server
 
 
 def test_agent_names_and_the_command_list() -> None:
-    known = ["claude", "codex", "gemini", "opencode"]
+    known = ["claude", "codex", "gemini", "opencode", "qwen", "copilot"]
     assert agent_commands({}) == known
     assert agent_commands({"HAIL_AGENT_COMMANDS": " , "}) == known
     assert agent_commands({"HAIL_AGENT_COMMANDS": "bash,cat"}) == ["bash", "cat"]
