@@ -124,36 +124,48 @@ def parse(args: list[str]) -> Run:
 
 
 def hook_line(args: list[str]) -> Run | None:
-    """The run of `hail deliver` as `hail setup` writes its hook lines, or None for any other line,
-    which the verb table parses.
+    """The run of a hook line as `hail setup` writes it, or None for any other line, which the verb
+    table parses.
 
-    `deliver` runs on every prompt, tool call and turn end of every agent: its line is read here
-    without importing the table of every verb and every verb's run (about 4% of an interpreter
-    start).
+    `deliver` runs on every prompt, tool call and turn end of every agent, `brief --hook` at every
+    session's start: their lines are read here without importing the table of every verb and every
+    verb's run (about 4% of an interpreter start).
     """
     called = hook_call(args)
     if called is None:
         return None
+    verb, fmt, event = called
+    if verb == "brief":
+        from hail.hooks.brief import brief_hook
+
+        return lambda: brief_hook(all_=False, fmt=fmt)
     from hail.hooks.deliver import deliver
 
-    return lambda: deliver(*called)
+    return lambda: deliver(fmt, event)
 
 
-def hook_call(args: list[str]) -> tuple[str, str] | None:
-    """The harness and event of a hook line exactly as `install/hook_table.py` writes it
-    (`deliver --format <harness> [--event <event>]`), or None. A line that differs in any way, even
-    a valid one, takes the table's road, so the table stays the one judge of what a line means;
-    tests/unit/test_entry.py holds the two to the same call for every hook line setup writes."""
+def hook_call(args: list[str]) -> tuple[str, str | None, str] | None:
+    """The verb, harness and event of a hook line exactly as `install/hook_table.py` writes it
+    (`deliver --format <harness> [--event <event>]`, `brief --hook [--format <harness>]`), or None.
+    A line that differs in any way, even a valid one, takes the table's road, so the table stays
+    the one judge of what a line means; tests/unit/test_entry.py holds the two to the same call
+    for every hook line setup writes."""
+    from hail.harnesses import registry
+
+    events = registry.DELIVERED_EVENTS
+    if args[:2] == ["brief", "--hook"] and len(args) in (2, 4):
+        fmt = args[3] if len(args) == 4 and args[2] == "--format" else None
+        if len(args) == 4 and fmt not in registry.NAMES:
+            return None
+        return "brief", fmt, ""
     if len(args) not in (3, 5) or args[:2] != ["deliver", "--format"]:
         return None
     if len(args) == 5 and args[3] != "--event":
         return None
-    from hail.harnesses import registry
-
-    fmt, event = args[2], args[4] if len(args) == 5 else registry.DELIVERED_EVENTS[0]
-    if fmt not in registry.NAMES or event not in registry.DELIVERED_EVENTS:
+    fmt, event = args[2], args[4] if len(args) == 5 else events[0]
+    if fmt not in registry.NAMES or event not in events:
         return None
-    return fmt, event
+    return "deliver", fmt, event
 
 
 def from_argv(text: str) -> str:

@@ -15,24 +15,30 @@ from hail.harnesses import registry
 from hail.install.hook_table import hook_specs
 
 
-def by_table(args: list[str]) -> tuple[str, str]:
+def by_table(args: list[str]) -> tuple[str, str | None, str]:
+    """What the verb table makes of a hook line, in `entry.hook_call`'s terms."""
     call = argv.parse(argv.VERB[args[0]], args[1:])
-    return str(call.text("format")), call.text("event") or "UserPromptSubmit"
+    if args[0] == "brief":
+        assert call.flag("hook") and not call.flag("all")
+        return "brief", call.text("format"), ""
+    return "deliver", call.text("format"), call.text("event") or "UserPromptSubmit"
 
 
-DELIVER_LINES = [
+HOOK_LINES = [
     list(spec.args)
     for harness in registry.NAMES
     for spec in hook_specs(harness)
-    if spec.args[:1] == ("deliver",)
+    if spec.args[:1] in (("deliver",), ("brief",))
 ]
 
 
-def test_every_harness_has_deliver_lines() -> None:
-    assert {line[2] for line in DELIVER_LINES} == set(registry.NAMES)
+def test_every_harness_has_deliver_and_brief_lines() -> None:
+    deliver = {line[2] for line in HOOK_LINES if line[0] == "deliver"}
+    assert deliver == set(registry.NAMES)
+    assert sum(line[0] == "brief" for line in HOOK_LINES) == len(registry.NAMES)
 
 
-@pytest.mark.parametrize("line", DELIVER_LINES, ids=" ".join)
+@pytest.mark.parametrize("line", HOOK_LINES, ids=" ".join)
 def test_a_hook_line_setup_writes_means_what_the_table_says(line: list[str]) -> None:
     assert entry.hook_call(line) == by_table(line)
 
@@ -48,7 +54,11 @@ def test_a_hook_line_setup_writes_means_what_the_table_says(line: list[str]) -> 
         ["deliver", "--format", "nobody"],
         ["deliver", "--format", "claude", "--help"],
         ["deliver", "--format", "claude", "--event", "Stop", "extra"],
-        ["brief", "--hook"],
+        ["brief"],
+        ["brief", "--hook", "--all"],
+        ["brief", "--hook", "--format"],
+        ["brief", "--hook", "--format", "nobody"],
+        ["brief", "--format", "gemini", "--hook"],
         ["listen", "--format", "claude"],
         ["worker", "ask", "deliver"],
     ],
@@ -63,6 +73,7 @@ def test_a_hook_line_never_imports_the_verb_table() -> None:
         "import sys\n"
         "from hail.entry import parse\n"
         "parse(['deliver', '--format', 'claude', '--event', 'PostToolUse'])\n"
+        "parse(['brief', '--hook', '--format', 'gemini'])\n"
         "print(sorted(m for m in ('hail.argv', 'hail.verbs', 'hail.cli') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
