@@ -105,3 +105,13 @@ def test_the_commands_page_names_every_reason_an_agent_has_no_gauge() -> None:
     reasons = {v for k, v in vars(agents).items() if k.isupper() and isinstance(v, str)}
     text = sections(page("commands.md"))["seats"]
     assert reasons and all(f"`{r}`" in text for r in reasons), reasons
+
+
+@pytest.mark.parametrize("name", registry.NAMES)
+def test_a_harness_says_its_hooks_record_its_route_as_the_presence_registry_does(name: str) -> None:
+    """The hook path asks the harness whether its hooks keep its route's record, so a route with
+    no record costs no import of the presence registry; the two must agree."""
+    from hail.store.presence.registry import RECORDED_BY_HOOKS
+
+    harness = registry.get(name)
+    assert harness.hooks_record == (harness.route in RECORDED_BY_HOOKS)

@@ -157,6 +157,7 @@ class Harness:
         "configs",
         "event_names",
         "first_hook_at_prompt",
+        "hooks_record",
         "markers",
         "name",
         "next_step",
@@ -213,6 +214,9 @@ class Harness:
     #: process is its tool call, which may never speak as the person [docs/seats.md
     #: "Trust boundary"].
     markers: tuple[str, ...]
+    #: Its hooks record its session for its route (`store/presence/registry.RECORDED_BY_HOOKS`,
+    #: a test holds the two equal): the hook path loads that record keeping only for these.
+    hooks_record: bool
 
     def __init__(
         self,
@@ -234,6 +238,7 @@ class Harness:
         receive_help: str = "",
         payload: PayloadFields | None = None,
         markers: tuple[str, ...] = (),
+        hooks_record: bool = False,
     ) -> None:
         self.name = name
         self.title = title
@@ -252,6 +257,7 @@ class Harness:
         self.receive_help = receive_help
         self.payload = payload or PayloadFields()
         self.markers = markers
+        self.hooks_record = hooks_record
 
     def __repr__(self) -> str:
         return f"Harness({self.name!r})"

@@ -15,6 +15,7 @@ HARNESS = Harness(
     markers=("CODEX_THREAD_ID", "CODEX_SESSION_ID", "CODEX_SANDBOX"),
     title="Codex",
     route="queue",
+    hooks_record=True,
     # Every payload names the thread, its rollout and the model.
     payload=PayloadFields(session="session_id", file="transcript_path", model="model"),
     shared_events=True,

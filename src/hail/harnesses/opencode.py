@@ -12,6 +12,7 @@ HARNESS = Harness(
     markers=("OPENCODE",),
     title="opencode",
     route="plugin",
+    hooks_record=True,
     # hail's plugin names the session and the record of figures it writes (`gauge_path`); the
     # record names the model.
     payload=PayloadFields(session="session_id", file="gauge_path"),

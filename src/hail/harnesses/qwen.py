@@ -14,6 +14,7 @@ HARNESS = Harness(
     # the first names the pane's agent; the last writes Qwen's record and runs the hooks.
     scripts=("qwen",),
     route="door",
+    hooks_record=True,
     # Its shell tool's commands carry both (`QWEN_CODE=1` for every command it runs, and the
     # session's id); `--as person` refuses them.
     markers=("QWEN_CODE", "QWEN_CODE_SESSION_ID"),

@@ -149,7 +149,7 @@ class _Run:
             # Reply chains start again. Not for a prompt hook a model runs in its own tool call:
             # it could write any prompt, and only the harness's hook reports what a person typed.
             ctx.store.mailbox(self.mailboxes[0]).mark_prompted()
-        if harness is not None and not ctx.in_tool_call:
+        if harness is not None and harness.hooks_record and not ctx.in_tool_call:
             note_session(ctx, harness.route, self.mailboxes[0], self.event, self.payload.data)
 
     def _names_the_file_alone(self, ctx: Ctx) -> bool:
