@@ -63,19 +63,22 @@ class Door:
         """The seat, and the pane's sub-seat: the session's hooks read both once it exists."""
         return [self.seat, f"{self.seat}@{self.pane}"] if self.pane else [self.seat]
 
+    def pairs(self) -> list[tuple[str, str]]:
+        """The record's fields: compared as they are, so a hook whose record is current never
+        loads the record writer."""
+        return [
+            ("qwen", str(self.pid)),
+            ("qwen-start", self.start),
+            ("seat", self.seat),
+            ("session", self.session),
+            ("socket", self.socket),
+            ("token", self.token),
+            ("pane", self.pane),
+            ("server", self.server),
+        ]
+
     def text(self) -> str:
-        return base.render(
-            [
-                ("qwen", str(self.pid)),
-                ("qwen-start", self.start),
-                ("seat", self.seat),
-                ("session", self.session),
-                ("socket", self.socket),
-                ("token", self.token),
-                ("pane", self.pane),
-                ("server", self.server),
-            ]
-        )
+        return base.render(self.pairs())
 
 
 def read_door(path: str) -> Door | None:
@@ -131,7 +134,7 @@ def note_door(hook: Hook, mailbox: str, session: str) -> None:
     door = Door(
         pid, old.start if old is not None else "", seat, session, socket, token, pane, server
     )
-    if old is not None and old.text() == door.text():
+    if old is not None and old.pairs() == door.pairs():
         return  # the same process: another one under this pid was handed another token
     door.start = hook.procs.start(pid)
     for ended in doors(hook.store, seat):
