@@ -20,6 +20,8 @@ Modes:
              at least 30 runs each, `ok|SLOW  <verb>  <ratio>x`, exit 1 past BENCH_FACTOR (2.0);
   --full     small and large state, more runs, plus `seats` and `doctor` with 1 000 seats;
   --imports  the slowest imports of each case (`-X importtime`), largest first;
+  --instructions  the hook cases' instructions as ratios to the baseline's, counted by
+             valgrind's callgrind: the figure a busy machine does not move;
   --validate every case once, untimed, checking that it does what it is meant to;
   --waiter   Claude Code's waiter (`hail listen`) asleep: CPU and memory per waiting session over
              --seconds (30) for --sessions (3) stand-in sessions, wakeups per second, and the time
@@ -961,6 +963,32 @@ def bench_factor() -> float:
 IMPORT_RUNS = 7
 
 
+def run_instructions(runner: Runner, baseline: Case, cases: Sequence[Case]) -> int:
+    """Each hook case's instructions as a ratio to the baseline's, counted by valgrind's callgrind:
+    the one figure a busy machine does not move. Each case runs once first, so the records its
+    hook keeps are current, as they are on every call but a session's first."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        print("bench: --instructions needs valgrind", file=sys.stderr)
+        return 2
+    counter = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+
+    def count(case: Case) -> int:
+        runner.run(case)
+        result, _, _ = runner.run(replace(case, argv=[*counter, *case.argv], wall=[], cpu=[]))
+        found = [w for w in result.stderr.split("Collected :")[1:2] for w in w.split()[:1]]
+        if not found or not found[0].isdigit():
+            raise BenchError(f"{case.name}: callgrind counted nothing: {result.stderr[-300:]}")
+        return int(found[0])
+
+    base = count(baseline)
+    print(f"python -c pass  {base / 1e6:.1f} M instructions")
+    for case in cases:
+        n = count(case)
+        print(f"{n / base:.3f}x  {n / 1e6:.1f} M  {case.name}")
+    return 0
+
+
 def run_imports(runner: Runner, cases: Sequence[Case], python: str, top: int) -> None:
     """`python -X importtime <console script> …` of each case, medians of several runs.
 
@@ -1479,6 +1507,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     mode.add_argument("--full", action="store_true", help="small and large state, every case")
     mode.add_argument("--imports", action="store_true", help="the slowest imports of each case")
     mode.add_argument(
+        "--instructions", action="store_true", help="each hook's instructions (valgrind)"
+    )
+    mode.add_argument(
         "--waiter", action="store_true", help="the waiter asleep: CPU, memory, and a wake"
     )
     mode.add_argument("--routes", action="store_true", help="the send's own time on each route")
@@ -1548,7 +1579,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner = Runner(base_env(small), scratch, small.seat_dir(BENCH))
         baseline = Case("python -c pass", None, BENCH, [python, "-c", "pass"], None, expect_code(0))
         try:
-            if args.check:
+            if args.check or args.instructions:
                 cases: list[Case] = hook_cases(small, hail)
             else:
                 cases = [c for w in worlds for c in all_cases(w, hail)]
@@ -1560,6 +1591,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.validate:
                 print(f"ok: {len(cases)} cases behave as expected")
                 return 0
+            if args.instructions:
+                return run_instructions(runner, baseline, cases)
             if args.imports:
                 run_imports(runner, [c for c in cases if c.argv[0] == hail], python, args.top)
                 return 0
