@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from hail import ids, policy
+from hail import policy
 from hail.errors import SeatError, StateError
 from hail.seat import Seat, parse_mailbox
 from hail.store import fs
@@ -72,6 +72,8 @@ class Receipt:
         return self.how not in ("delivered", "unknown")
 
     def line(self) -> str:
+        from hail import ids  # the id rules, off the hook path, which never reads a receipt
+
         return f"{self.how} {ids.iso(self.time)}" if self.received and self.time else self.how
 
 
@@ -179,6 +181,8 @@ class Store:
 
     def reserve_id(self, mailbox: str, now: float) -> str:
         """An id no other message has: its `ids/<id>` link is created exclusively."""
+        from hail import ids
+
         fs.make_dirs(self.ids)
         stamp = ids.stamp(now)
         for _ in range(policy.ID_ATTEMPTS):
@@ -202,6 +206,8 @@ class Store:
 
     def status(self, msg_id: str, *, archive: bool = True) -> Receipt:
         """The receipt of an id: index, then at most four stats; the archive only on a miss."""
+        from hail import ids
+
         if not ids.is_valid_user_id(msg_id):
             return Receipt("unknown")
         mailbox = self.lookup(msg_id)
