@@ -27,9 +27,17 @@ WOKEN = "hail: woken by its plugin: opencode in {pane} takes it when its session
 def started(world: World) -> Agent:
     """opencode with a session: a first prompt, answered (before it, there is none to wake)."""
     agent = world.start("opencode")
+    asked = time.time()
     world.tmux.submit(agent.pane, "hello")
     agent.wait_stops(1, timeout=60)
     eventually(lambda: agent.is_ready() or None, "the first turn ended")
+    # hail's plugin looks for mail when opencode reports the session idle, which can come a moment
+    # after the probe's Stop: mail filed before that look rides the turn's end, not the next prompt.
+    stopping = world.state / "hail" / "seats" / "worker" / "stopping"
+    eventually(
+        lambda: (stopping.exists() and stopping.stat().st_mtime >= asked - 1) or None,
+        "hail's plugin looked for mail as the first turn ended",
+    )
     return agent
 
 
